@@ -1,0 +1,23 @@
+package dev.keel.mcp.core.schema;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Audio, base64-encoded.
+ *
+ * @param data the base64 bytes
+ * @param mimeType the media type, such as {@code audio/wav}
+ * @param annotations hints, or null
+ * @param meta {@code _meta}, or null
+ */
+public record AudioContent(String data, String mimeType, Annotations annotations,
+    @JsonProperty("_meta") ObjectNode meta) implements Content {
+
+  /** Checks the required members. */
+  public AudioContent {
+    Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(mimeType, "mimeType");
+  }
+}

@@ -1,0 +1,21 @@
+package dev.keel.mcp.core.schema;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One page of a {@code resources} list.
+ *
+ * @param resources the items of this page
+ * @param nextCursor the cursor of the next page, or null on the last page
+ * @param meta {@code _meta}, or null
+ */
+public record ListResourcesResult(List<Resource> resources, String nextCursor,
+    @JsonProperty("_meta") ObjectNode meta) {
+
+  /** Copies the items. */
+  public ListResourcesResult {
+    resources = resources == null ? List.of() : List.copyOf(resources);
+  }
+}

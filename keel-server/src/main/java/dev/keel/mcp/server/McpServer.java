@@ -1,0 +1,218 @@
+package dev.keel.mcp.server;
+
+import dev.keel.mcp.core.jsonrpc.JsonLimits;
+import dev.keel.mcp.core.schema.CompletionReference;
+import dev.keel.mcp.core.schema.Implementation;
+import dev.keel.mcp.core.schema.LoggingLevel;
+import dev.keel.mcp.core.schema.Prompt;
+import dev.keel.mcp.core.schema.Resource;
+import dev.keel.mcp.core.schema.ResourceTemplate;
+import dev.keel.mcp.core.schema.ServerCapabilities;
+import dev.keel.mcp.core.schema.Tool;
+import dev.keel.mcp.server.transport.ServerEngine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An MCP server: the tools, resources and prompts it offers, independent of any transport.
+ *
+ * <p>Build one, then serve it over HTTP ({@code McpHttpServer} in keel-http) or stdio
+ * ({@link dev.keel.mcp.server.stdio.StdioServerTransport}); several transports may serve the same
+ * server at once. The registry may change while it runs: clients with a session are told with
+ * a list-changed notification.
+ *
+ * <pre>{@code
+ * McpServer server = McpServer.builder()
+ *     .name("demo").version("1.0.0")
+ *     .tool(Tool.builder("echo")
+ *             .description("Returns its text")
+ *             .inputSchema("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},"
+ *                 + "\"required\":[\"text\"]}")
+ *             .build(),
+ *         (ctx, args) -> CallToolResult.text(args.get("text").asString()))
+ *     .build();
+ * }</pre>
+ *
+ * <p>Instances are thread-safe.
+ */
+public interface McpServer extends AutoCloseable {
+
+  /** Returns a new builder. */
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns the server's name and version. */
+  Implementation info();
+
+  /** Returns the capabilities the server declares. */
+  ServerCapabilities capabilities();
+
+  /** Adds or replaces a tool and tells clients the tool list changed. */
+  void addTool(Tool tool, ToolHandler handler);
+
+  /** Removes a tool; returns false when there was none by that name. */
+  boolean removeTool(String name);
+
+  /** Adds or replaces a resource and tells clients the resource list changed. */
+  void addResource(Resource resource, ResourceHandler handler);
+
+  /** Removes a resource; returns false when there was none with that URI. */
+  boolean removeResource(String uri);
+
+  /** Adds or replaces a prompt and tells clients the prompt list changed. */
+  void addPrompt(Prompt prompt, PromptHandler handler);
+
+  /** Removes a prompt; returns false when there was none by that name. */
+  boolean removePrompt(String name);
+
+  /**
+   * Tells every session subscribed to {@code uri} that the resource changed.
+   *
+   * @return how many sessions were told
+   */
+  int resourceUpdated(String uri);
+
+  /**
+   * Pushes a notification to a session's listening stream. It never creates state and never
+   * carries an id.
+   *
+   * @return true when a listening stream took it; false when the session is unknown or has none
+   */
+  boolean notify(String sessionId, String method, ObjectNode params);
+
+  /** Returns the transport-facing engine. */
+  ServerEngine engine();
+
+  /** Ends every session and stops accepting work. */
+  @Override
+  void close();
+
+  /**
+   * Builds a {@link McpServer}. Not thread-safe; the server it builds is.
+   */
+  final class Builder {
+    String name = "keel-server";
+    String version = "0.1.0";
+    String title;
+    String instructions;
+    JsonLimits limits = JsonLimits.defaults();
+    int pageSize = 100;
+    Duration clientRequestTimeout = Duration.ofMinutes(5);
+    LoggingLevel defaultLogLevel = LoggingLevel.INFO;
+    final List<Registration> registrations = new ArrayList<>();
+
+    Builder() {}
+
+    /** Sets the server name. */
+    public Builder name(String value) {
+      this.name = Objects.requireNonNull(value, "name");
+      return this;
+    }
+
+    /** Sets the server version. */
+    public Builder version(String value) {
+      this.version = Objects.requireNonNull(value, "version");
+      return this;
+    }
+
+    /** Sets a display title. */
+    public Builder title(String value) {
+      this.title = value;
+      return this;
+    }
+
+    /** Sets instructions for the model on how to use this server. */
+    public Builder instructions(String value) {
+      this.instructions = value;
+      return this;
+    }
+
+    /** Sets the limits on messages read from clients (default 4 MiB, depth 64). */
+    public Builder jsonLimits(JsonLimits value) {
+      this.limits = Objects.requireNonNull(value, "limits");
+      return this;
+    }
+
+    /** Sets how many items one page of a list carries (default 100). */
+    public Builder pageSize(int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("pageSize must be positive: " + value);
+      }
+      this.pageSize = value;
+      return this;
+    }
+
+    /**
+     * Sets how long a handler waits for the client to answer an elicitation, sampling or roots
+     * request (default 5 minutes: a person may be answering).
+     */
+    public Builder clientRequestTimeout(Duration value) {
+      Objects.requireNonNull(value, "clientRequestTimeout");
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("clientRequestTimeout must be positive: " + value);
+      }
+      this.clientRequestTimeout = value;
+      return this;
+    }
+
+    /** Sets the log level of a session that never called {@code logging/setLevel}. */
+    public Builder defaultLogLevel(LoggingLevel value) {
+      this.defaultLogLevel = Objects.requireNonNull(value, "defaultLogLevel");
+      return this;
+    }
+
+    /** Registers a tool. */
+    public Builder tool(Tool tool, ToolHandler handler) {
+      registrations.add(new Registration.OfTool(Objects.requireNonNull(tool, "tool"),
+          Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /** Registers every {@link McpTool} method of {@code instance} as a tool. */
+    public Builder toolsFrom(Object instance) {
+      registrations.add(new Registration.OfAnnotated(Objects.requireNonNull(instance, "instance")));
+      return this;
+    }
+
+    /** Registers a resource under a fixed URI. */
+    public Builder resource(Resource resource, ResourceHandler handler) {
+      registrations.add(new Registration.OfResource(Objects.requireNonNull(resource, "resource"),
+          Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /** Registers a resource template (RFC 6570 level 1: {@code {name}} variables). */
+    public Builder resourceTemplate(ResourceTemplate template, ResourceTemplateHandler handler) {
+      registrations.add(new Registration.OfTemplate(Objects.requireNonNull(template, "template"),
+          Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /** Registers a prompt. */
+    public Builder prompt(Prompt prompt, PromptHandler handler) {
+      registrations.add(new Registration.OfPrompt(Objects.requireNonNull(prompt, "prompt"),
+          Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /** Registers argument completion for a prompt or a resource template. */
+    public Builder completion(CompletionReference ref, CompletionHandler handler) {
+      registrations.add(new Registration.OfCompletion(Objects.requireNonNull(ref, "ref"),
+          Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /**
+     * Returns the server.
+     *
+     * @throws IllegalArgumentException when two features share a name or a schema is invalid
+     */
+    public McpServer build() {
+      return new RealMcpServer(this);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.keel.mcp.server;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a method as a tool, for {@link McpServer.Builder#toolsFrom(Object)}.
+ *
+ * <p>The input schema is generated from the parameters: {@code String}, the primitive types and
+ * their boxes, enums, {@code List}s of those, and records (as nested objects). A parameter of type
+ * {@link RequestContext} receives the context instead. Parameter names come from
+ * {@link ToolParam#name()} or, when compiled with {@code -parameters}, from the source. The
+ * return value becomes the result: a {@code CallToolResult} as is, a {@code String} as text,
+ * anything else as structured content (with an output schema when it is a record).
+ *
+ * <pre>{@code
+ * final class Weather {
+ *   @McpTool(description = "Current temperature of a city")
+ *   double temperature(@ToolParam(description = "city name") String city) {
+ *     return lookup(city);
+ *   }
+ * }
+ * McpServer server = McpServer.builder().toolsFrom(new Weather()).build();
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface McpTool {
+
+  /** The tool name; the method name when empty. */
+  String name() default "";
+
+  /** A display title. */
+  String title() default "";
+
+  /** What the tool does, for the model. */
+  String description() default "";
+
+  /** Declares the tool read-only (and idempotent). */
+  boolean readOnly() default false;
+
+  /** Declares that the tool may destroy data. */
+  boolean destructive() default false;
+}

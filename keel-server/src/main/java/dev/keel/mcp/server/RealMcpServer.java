@@ -1,0 +1,230 @@
+package dev.keel.mcp.server;
+
+import com.networknt.schema.SchemaRegistry;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
+import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
+import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.schema.Implementation;
+import dev.keel.mcp.core.schema.Prompt;
+import dev.keel.mcp.core.schema.Resource;
+import dev.keel.mcp.core.schema.ServerCapabilities;
+import dev.keel.mcp.core.schema.Tool;
+import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
+import dev.keel.mcp.server.internal.dispatch.Dispatcher;
+import dev.keel.mcp.server.internal.dispatch.ServerCore;
+import dev.keel.mcp.server.internal.registry.FeatureKind;
+import dev.keel.mcp.server.internal.registry.FeatureRegistry;
+import dev.keel.mcp.server.internal.registry.PromptEntry;
+import dev.keel.mcp.server.internal.registry.ResourceEntry;
+import dev.keel.mcp.server.internal.registry.TemplateEntry;
+import dev.keel.mcp.server.internal.registry.ToolEntry;
+import dev.keel.mcp.server.internal.registry.UriTemplate;
+import dev.keel.mcp.server.internal.schema.AnnotatedTools;
+import dev.keel.mcp.server.internal.schema.SchemaValidator;
+import dev.keel.mcp.server.internal.session.RealServerSession;
+import dev.keel.mcp.server.internal.session.SessionTable;
+import dev.keel.mcp.server.transport.InitializeOutcome;
+import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.ServerEngine;
+import dev.keel.mcp.server.transport.ServerSession;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The server: registry, sessions and dispatcher behind the {@link McpServer} interface. */
+final class RealMcpServer implements McpServer, ServerEngine {
+
+  /** The most live sessions by default. */
+  static final int DEFAULT_MAX_SESSIONS = 10_000;
+
+  private final McpJson json;
+  private final ServerCore core;
+  private final Dispatcher dispatcher;
+  private volatile boolean listening;
+
+  RealMcpServer(Builder b) {
+    this.json = McpJson.create(b.limits);
+    Implementation info = new Implementation(b.name, b.title, b.version, null, null, null);
+    FeatureRegistry registry = new FeatureRegistry(this::listChanged);
+    CancellationRegistry cancellations = new CancellationRegistry();
+    SessionTable sessions = new SessionTable(DEFAULT_MAX_SESSIONS,
+        s -> cancellations.cancelAllFor(s.id(), "session ended"));
+    SchemaRegistry schemas = SchemaValidator.newRegistry();
+    register(b, registry, schemas);
+    this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
+        schemas, info, capabilities(registry), b.instructions, b.pageSize,
+        b.clientRequestTimeout, b.defaultLogLevel);
+    this.dispatcher = new Dispatcher(core);
+    this.listening = true;
+  }
+
+  private void register(Builder b, FeatureRegistry registry, SchemaRegistry schemas) {
+    Set<String> toolNames = new HashSet<>();
+    for (Registration r : b.registrations) {
+      if (r instanceof Registration.OfTool t) {
+        unique(toolNames, t.tool().name());
+        registry.putTool(toolEntry(schemas, t.tool(), t.handler()));
+      } else if (r instanceof Registration.OfAnnotated a) {
+        for (AnnotatedTools.Made made : AnnotatedTools.scan(a.instance(), json)) {
+          unique(toolNames, made.tool().name());
+          registry.putTool(toolEntry(schemas, made.tool(), made.handler()));
+        }
+      } else if (r instanceof Registration.OfResource res) {
+        if (registry.resource(res.resource().uri()).isPresent()) {
+          throw new IllegalArgumentException("resource registered twice: "
+              + res.resource().uri());
+        }
+        registry.putResource(new ResourceEntry(res.resource(), res.handler()));
+      } else if (r instanceof Registration.OfTemplate t) {
+        registry.putTemplate(new TemplateEntry(t.template(),
+            UriTemplate.parse(t.template().uriTemplate()), t.handler()));
+      } else if (r instanceof Registration.OfPrompt p) {
+        if (registry.prompt(p.prompt().name()).isPresent()) {
+          throw new IllegalArgumentException("prompt registered twice: " + p.prompt().name());
+        }
+        registry.putPrompt(new PromptEntry(p.prompt(), p.handler()));
+      } else if (r instanceof Registration.OfCompletion c) {
+        registry.putCompletion(c.ref(), c.handler());
+      }
+    }
+  }
+
+  private static void unique(Set<String> names, String name) {
+    if (!names.add(name)) {
+      throw new IllegalArgumentException("tool registered twice: " + name);
+    }
+  }
+
+  private static ToolEntry toolEntry(SchemaRegistry schemas, Tool tool, ToolHandler handler) {
+    String owner = "tool " + tool.name();
+    return new ToolEntry(tool, handler,
+        SchemaValidator.compile(schemas, tool.inputSchema(), owner + " inputSchema"),
+        tool.outputSchema() == null ? Optional.empty()
+            : SchemaValidator.compile(schemas, tool.outputSchema(), owner + " outputSchema"));
+  }
+
+  private static ServerCapabilities capabilities(FeatureRegistry registry) {
+    ObjectNode listChanged = JsonNodeFactory.instance.objectNode().put("listChanged", true);
+    ObjectNode resources = JsonNodeFactory.instance.objectNode()
+        .put("subscribe", true).put("listChanged", true);
+    ObjectNode empty = JsonNodeFactory.instance.objectNode();
+    return new ServerCapabilities(listChanged.deepCopy(), resources, listChanged.deepCopy(),
+        empty.deepCopy(), registry.hasCompletions() ? empty.deepCopy() : null, null, null, null);
+  }
+
+  private void listChanged(FeatureKind kind) {
+    if (!listening) {
+      return;
+    }
+    JsonRpcNotification notification = new JsonRpcNotification(kind.notification(), null);
+    for (RealServerSession session : core.sessions().all()) {
+      if (session.initialized()) {
+        session.sendToListener(notification);
+      }
+    }
+  }
+
+  @Override
+  public Implementation info() {
+    return core.info();
+  }
+
+  @Override
+  public ServerCapabilities capabilities() {
+    return core.capabilities();
+  }
+
+  @Override
+  public void addTool(Tool tool, ToolHandler handler) {
+    core.registry().putTool(toolEntry(core.schemas(), tool, handler));
+  }
+
+  @Override
+  public boolean removeTool(String name) {
+    return core.registry().removeTool(name);
+  }
+
+  @Override
+  public void addResource(Resource resource, ResourceHandler handler) {
+    core.registry().putResource(new ResourceEntry(resource, handler));
+  }
+
+  @Override
+  public boolean removeResource(String uri) {
+    return core.registry().removeResource(uri);
+  }
+
+  @Override
+  public void addPrompt(Prompt prompt, PromptHandler handler) {
+    core.registry().putPrompt(new PromptEntry(prompt, handler));
+  }
+
+  @Override
+  public boolean removePrompt(String name) {
+    return core.registry().removePrompt(name);
+  }
+
+  @Override
+  public int resourceUpdated(String uri) {
+    ObjectNode params = JsonNodeFactory.instance.objectNode().put("uri", uri);
+    JsonRpcNotification notification =
+        new JsonRpcNotification("notifications/resources/updated", params);
+    int told = 0;
+    for (RealServerSession session : core.sessions().all()) {
+      if (session.subscribed(uri) && session.sendToListener(notification)) {
+        told++;
+      }
+    }
+    return told;
+  }
+
+  @Override
+  public boolean notify(String sessionId, String method, ObjectNode params) {
+    if (method == null || method.isBlank()) {
+      throw new IllegalArgumentException("method must not be blank");
+    }
+    return core.sessions().get(sessionId)
+        .map(s -> s.sendToListener(new JsonRpcNotification(method, params)))
+        .orElse(false);
+  }
+
+  @Override
+  public ServerEngine engine() {
+    return this;
+  }
+
+  @Override
+  public JsonRpcCodec codec() {
+    return core.codec();
+  }
+
+  @Override
+  public InitializeOutcome initialize(Principal principal, JsonRpcRequest request,
+      ServerSession existing) {
+    RealServerSession session = existing == null ? null : (RealServerSession) existing;
+    return dispatcher.initialize(principal, request, session);
+  }
+
+  @Override
+  public Optional<ServerSession> session(String id) {
+    return core.sessions().get(id).map(s -> s);
+  }
+
+  @Override
+  public Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
+      JsonRpcMessage message, MessageStream stream) {
+    return dispatcher.handle((RealServerSession) session, principal, message, stream);
+  }
+
+  @Override
+  public void close() {
+    listening = false;
+    for (RealServerSession session : core.sessions().all()) {
+      session.close();
+    }
+  }
+}

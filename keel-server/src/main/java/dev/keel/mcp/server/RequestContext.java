@@ -1,0 +1,116 @@
+package dev.keel.mcp.server;
+
+import dev.keel.mcp.core.CancellationToken;
+import dev.keel.mcp.core.jsonrpc.RequestId;
+import dev.keel.mcp.core.schema.ClientCapabilities;
+import dev.keel.mcp.core.schema.CreateMessageRequest;
+import dev.keel.mcp.core.schema.CreateMessageResult;
+import dev.keel.mcp.core.schema.ElicitRequest;
+import dev.keel.mcp.core.schema.ElicitResult;
+import dev.keel.mcp.core.schema.Implementation;
+import dev.keel.mcp.core.schema.LoggingLevel;
+import dev.keel.mcp.core.schema.Root;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What a handler knows about the request it serves, and what it may do while serving it.
+ *
+ * <p>The same methods work whatever protocol era the request came in: {@link #elicit} is a
+ * server-to-client request in a legacy session and a multi-round-trip exchange in the stateless
+ * era. A handler runs on its own thread (virtual where the JVM has them) and may block. When the
+ * request is cancelled, {@link #cancellation()} trips and the thread is interrupted (unless the
+ * tool opted out); whatever it returns afterwards is dropped.
+ *
+ * <pre>{@code
+ * (ctx, args) -> {
+ *   ctx.log(LoggingLevel.INFO, "starting");
+ *   for (int i = 1; i <= 10; i++) {
+ *     ctx.cancellation().throwIfCancelled();
+ *     work(i);
+ *     ctx.progress(i, 10.0, "step " + i);
+ *   }
+ *   return CallToolResult.text("done");
+ * }
+ * }</pre>
+ */
+public interface RequestContext {
+
+  /** Returns the token that trips when this request is cancelled or times out. */
+  CancellationToken cancellation();
+
+  /** Returns who the request runs as. */
+  Principal principal();
+
+  /** Returns the legacy session id, or null for a sessionless request. */
+  String sessionId();
+
+  /** Returns the protocol version the request speaks. */
+  String protocolVersion();
+
+  /** Returns what the client declared it can do. */
+  ClientCapabilities clientCapabilities();
+
+  /** Returns the client's name and version, or null when it did not say. */
+  Implementation clientInfo();
+
+  /** Returns the id of the request. */
+  RequestId requestId();
+
+  /** Returns the method of the request. */
+  String method();
+
+  /** Returns the request's {@code _meta}, or null. */
+  ObjectNode meta();
+
+  /**
+   * Reports progress to the client. Does nothing when the client asked for no progress, after
+   * the request completed, or when {@code progress} does not exceed the last value sent
+   * (progress only increases).
+   *
+   * @param progress how far the work is
+   * @param total the total, or null when unknown
+   * @param message a description, or null
+   */
+  void progress(double progress, Double total, String message);
+
+  /**
+   * Sends a log message to the client on this request's stream, when {@code level} passes the
+   * level the client chose.
+   */
+  void log(LoggingLevel level, String message);
+
+  /** Sends structured log data to the client, when {@code level} passes its level. */
+  void log(LoggingLevel level, String logger, JsonNode data);
+
+  /**
+   * Asks the user for input and blocks until they answer.
+   *
+   * @throws dev.keel.mcp.core.McpException {@code -32021} when the client lacks the capability
+   * @throws dev.keel.mcp.core.RequestTimeoutException when no answer comes in time
+   * @throws dev.keel.mcp.core.RequestCancelledException when the request is cancelled meanwhile
+   */
+  ElicitResult elicit(ElicitRequest request);
+
+  /**
+   * Asks the client's model for a message and blocks until it answers.
+   *
+   * @throws dev.keel.mcp.core.McpException {@code -32021} when the client lacks the capability
+   */
+  CreateMessageResult sample(CreateMessageRequest request);
+
+  /**
+   * Asks the client for its roots.
+   *
+   * @throws dev.keel.mcp.core.McpException {@code -32021} when the client lacks the capability
+   */
+  List<Root> listRoots();
+
+  /**
+   * Closes this request's response stream early and lets the client fetch the rest by
+   * reconnecting (SSE polling, SEP-1699). Nothing is lost: later messages wait in the event
+   * store. Does nothing where the transport cannot resume streams.
+   */
+  void closeStreamForPolling();
+}

@@ -1,0 +1,33 @@
+package dev.keel.mcp.server.internal.dispatch;
+
+import com.networknt.schema.SchemaRegistry;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
+import dev.keel.mcp.core.schema.Implementation;
+import dev.keel.mcp.core.schema.LoggingLevel;
+import dev.keel.mcp.core.schema.ServerCapabilities;
+import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
+import dev.keel.mcp.server.internal.registry.FeatureRegistry;
+import dev.keel.mcp.server.internal.session.SessionTable;
+import java.time.Duration;
+
+/**
+ * The state every method handler shares: one per server.
+ *
+ * @param json the server's mapper, with its limits
+ * @param codec the JSON-RPC codec over it
+ * @param registry the features
+ * @param sessions the live legacy sessions
+ * @param cancellations the in-flight cancellable requests
+ * @param schemas the JSON Schema registry tools compile against
+ * @param info the server's name and version
+ * @param capabilities what the server declares
+ * @param instructions instructions for the model, or null
+ * @param pageSize items per list page
+ * @param clientRequestTimeout how long a handler waits on the client
+ * @param defaultLogLevel the log level before {@code logging/setLevel}
+ */
+public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
+    SessionTable sessions, CancellationRegistry cancellations, SchemaRegistry schemas,
+    Implementation info, ServerCapabilities capabilities, String instructions, int pageSize,
+    Duration clientRequestTimeout, LoggingLevel defaultLogLevel) {}

@@ -1,0 +1,110 @@
+package dev.keel.mcp.server.internal.dispatch;
+
+import dev.keel.mcp.core.McpException;
+import dev.keel.mcp.core.RequestCancelledException;
+import dev.keel.mcp.core.Text;
+import dev.keel.mcp.core.schema.CallToolRequest;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.core.schema.ListToolsResult;
+import dev.keel.mcp.core.schema.Tool;
+import dev.keel.mcp.server.internal.registry.ToolEntry;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code tools/list} and {@code tools/call}: validation of the arguments before the handler,
+ * of the structured output after it, and the mapping of handler failures to tool errors.
+ */
+final class ToolMethods {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ToolMethods.class);
+
+  private ToolMethods() {}
+
+  static JsonNode list(RealRequestContext ctx, ObjectNode params) {
+    ServerCore core = ctx.core();
+    List<Tool> tools = core.registry().tools().stream().map(ToolEntry::tool).toList();
+    Cursors.Page<Tool> page = Cursors.page(tools, cursor(params), core.pageSize());
+    return core.json().toTree(new ListToolsResult(page.items(), page.nextCursor(), null));
+  }
+
+  static String cursor(ObjectNode params) {
+    JsonNode cursor = params.get("cursor");
+    if (cursor == null || cursor.isNull()) {
+      return null;
+    }
+    if (!cursor.isString()) {
+      throw McpException.invalidParams("Invalid cursor");
+    }
+    return cursor.stringValue();
+  }
+
+  static JsonNode call(RealRequestContext ctx, ObjectNode params) throws Exception {
+    ServerCore core = ctx.core();
+    CallToolRequest call = core.json().fromTree(params, CallToolRequest.class);
+    ToolEntry entry = core.registry().tool(call.name())
+        .orElseThrow(() -> McpException.invalidParams("Unknown tool: " + Text.safe(call.name())));
+    ObjectNode arguments = call.arguments() == null
+        ? JsonNodeFactory.instance.objectNode() : call.arguments();
+    CallToolResult result = run(ctx, entry, arguments);
+    return core.json().toTree(result);
+  }
+
+  private static CallToolResult run(RealRequestContext ctx, ToolEntry entry,
+      ObjectNode arguments) throws Exception {
+    String name = entry.tool().name();
+    if (entry.input().isPresent()) {
+      List<String> problems = entry.input().get().validate(arguments);
+      if (!problems.isEmpty()) {
+        return CallToolResult.error("Invalid arguments for tool " + name + ": "
+            + String.join("; ", problems));
+      }
+    }
+    CallToolResult result;
+    try {
+      result = entry.handler().call(ctx, arguments);
+    } catch (McpException | RequestCancelledException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      if (ctx.cancellation().isCancelled()) {
+        throw new RequestCancelledException(ctx.cancellation().reason());
+      }
+      LOG.warn("tool {} was interrupted without a cancellation", name);
+      return CallToolResult.error("Tool " + name + " failed");
+    } catch (Exception e) {
+      if (ctx.cancellation().isCancelled()) {
+        throw new RequestCancelledException(ctx.cancellation().reason());
+      }
+      LOG.error("tool {} failed", name, e);
+      return CallToolResult.error("Tool " + name + " failed");
+    }
+    if (result == null) {
+      LOG.error("tool {} returned null", name);
+      return CallToolResult.error("Tool " + name + " failed");
+    }
+    return checkOutput(entry, result);
+  }
+
+  private static CallToolResult checkOutput(ToolEntry entry, CallToolResult result) {
+    if (entry.output().isEmpty() || result.failed()) {
+      return result;
+    }
+    String name = entry.tool().name();
+    if (result.structuredContent() == null) {
+      LOG.error("tool {} declares an output schema but returned no structuredContent", name);
+      return CallToolResult.error("Tool " + name + " returned no structured content");
+    }
+    List<String> problems = entry.output().get().validate(result.structuredContent());
+    if (!problems.isEmpty()) {
+      LOG.error("tool {} returned structuredContent that does not match its output schema: {}",
+          name, problems);
+      return CallToolResult.error("Tool " + name + " returned output that does not match its "
+          + "output schema");
+    }
+    return result;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.keel.mcp.server.transport;
+
+import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+
+/**
+ * Where the server sends messages: the stream of one request (its progress, logs and requests
+ * to the client) or a session's listening stream (everything unrelated to a request).
+ *
+ * <p>Implementations must be thread-safe: a handler, a keep-alive timer and the registry may
+ * send at once. {@code send} must not block for long; a slow peer is the transport's problem.
+ */
+public interface MessageStream {
+
+  /**
+   * Sends one message.
+   *
+   * @return false when the stream is gone and the message was not taken
+   */
+  boolean send(JsonRpcMessage message);
+
+  /**
+   * Closes the connection under this stream early so the client polls for the rest (SEP-1699).
+   * Later messages must still reach the client when it reconnects. The default does nothing.
+   */
+  default void closeForPolling() {}
+}

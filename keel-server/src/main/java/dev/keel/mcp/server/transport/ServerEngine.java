@@ -1,0 +1,45 @@
+package dev.keel.mcp.server.transport;
+
+import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
+import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.server.Principal;
+import java.util.Optional;
+
+/**
+ * The server as a transport sees it: messages in, responses out.
+ *
+ * <p>{@link #handle} runs on the calling thread and blocks while a handler runs, so a transport
+ * calls it from a thread that may block (a virtual thread, or one of {@link HandlerThreads}).
+ * Cancellation interrupts that thread, and the binding is undone before {@code handle} returns.
+ */
+public interface ServerEngine {
+
+  /** Returns the codec, with the server's JSON limits. */
+  JsonRpcCodec codec();
+
+  /**
+   * Handles {@code initialize}: creates a session owned by {@code principal}, or refreshes
+   * {@code existing} when its owner initializes again.
+   *
+   * @param existing the session the request named, or null for a new one
+   */
+  InitializeOutcome initialize(Principal principal, JsonRpcRequest request,
+      ServerSession existing);
+
+  /** Returns the live session with this id, if there is one. */
+  Optional<ServerSession> session(String id);
+
+  /**
+   * Handles one message that is not {@code initialize}.
+   *
+   * @param session the legacy session it belongs to, or null when sessionless
+   * @param principal who sent it
+   * @param message the message
+   * @param stream where messages related to a request go
+   * @return the response to a request; empty for notifications, responses, and requests that
+   *     were cancelled (a cancelled request gets no response)
+   */
+  Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
+      JsonRpcMessage message, MessageStream stream);
+}
