@@ -23,4 +23,11 @@ public interface MessageStream {
    * Later messages must still reach the client when it reconnects. The default does nothing.
    */
   default void closeForPolling() {}
+
+  /**
+   * Called by the engine just before the handler of the request this stream carries starts,
+   * with a way to cancel that request, for a transport that learns of cancellation itself (a
+   * dropped connection that cannot be resumed). The default ignores it.
+   */
+  default void requestStarted(java.util.function.Consumer<String> cancel) {}
 }

@@ -119,6 +119,7 @@ public final class Dispatcher {
         : core.cancellations().register(session.id(), request.id(), source);
     RealRequestContext ctx =
         new RealRequestContext(core, session, principal, request, stream, source);
+    stream.requestStarted(source::cancel);
     source.bindThread();
     try {
       ObjectNode params = request.params() == null

@@ -1,0 +1,30 @@
+package dev.keel.mcp.http;
+
+import dev.keel.mcp.server.Principal;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Optional;
+
+/**
+ * Decides who an HTTP request runs as. It runs after the cheap, unauthenticated gates (path,
+ * method, origin, body, protocol version) and before anything touches a session.
+ *
+ * <p>Returning empty refuses the request with 401 and one fixed body; nothing an authenticator
+ * throws or says ever reaches the peer. It must be fast and thread-safe.
+ *
+ * <pre>{@code
+ * Authenticator apiKeys = request -> Optional.ofNullable(request.getHeader("X-Api-Key"))
+ *     .map(keys::get)
+ *     .map(Principal::of);
+ * }</pre>
+ */
+@FunctionalInterface
+public interface Authenticator {
+
+  /** Returns the principal the request runs as, or empty to refuse it with 401. */
+  Optional<Principal> authenticate(HttpServletRequest request);
+
+  /** Returns an authenticator that runs every request as {@link Principal#local()}. */
+  static Authenticator local() {
+    return request -> Optional.of(Principal.local());
+  }
+}

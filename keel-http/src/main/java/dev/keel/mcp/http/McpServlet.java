@@ -1,0 +1,198 @@
+package dev.keel.mcp.http;
+
+import dev.keel.mcp.http.internal.HttpTransport;
+import dev.keel.mcp.http.internal.OriginPolicy;
+import dev.keel.mcp.http.spi.EventStore;
+import dev.keel.mcp.server.McpServer;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The MCP Streamable HTTP transport as a Jakarta Servlet 6, mountable in any servlet container
+ * (Jetty, Tomcat, Undertow, Spring). It must be registered with async support; map it to the
+ * endpoint path (or to {@code /*}: it answers 404 for every other path itself).
+ *
+ * <pre>{@code
+ * McpServlet servlet = McpServlet.builder(server)
+ *     .path("/mcp")
+ *     .allowedOrigins(List.of("https://app.example.com"))
+ *     .authenticator(myAuthenticator)
+ *     .build();
+ * ServletHolder holder = new ServletHolder(servlet);
+ * holder.setAsyncSupported(true);
+ * context.addServlet(holder, "/*");
+ * }</pre>
+ *
+ * <p>No container thread waits on a handler: requests leave the container thread through
+ * servlet async and run on virtual threads where the JVM has them, and an idle SSE stream holds
+ * no thread at all.
+ */
+public final class McpServlet extends HttpServlet {
+
+  private static final long serialVersionUID = 1L;
+
+  private final transient HttpTransport transport;
+
+  private McpServlet(HttpTransport transport) {
+    this.transport = transport;
+  }
+
+  /** Returns a builder for a servlet serving {@code server}. */
+  public static Builder builder(McpServer server) {
+    return new Builder(server);
+  }
+
+  @Override
+  protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    try {
+      transport.service(req, resp);
+    } catch (RuntimeException e) {
+      transport.internalError(resp, e);
+    }
+  }
+
+  /** Returns how many SSE and pending request streams are open. */
+  public int openStreams() {
+    return transport.openStreams();
+  }
+
+  @Override
+  public void destroy() {
+    transport.close();
+  }
+
+  /** Builds a {@link McpServlet}. */
+  public static final class Builder {
+    private final McpServer server;
+    private String path = "/mcp";
+    private String healthPath;
+    private final Set<String> allowedOrigins = new LinkedHashSet<>();
+    private final Set<String> allowedHosts = new LinkedHashSet<>();
+    private boolean loopbackOnly = true;
+    private Authenticator authenticator = Authenticator.local();
+    private RateLimiter rateLimiter;
+    private Integer maxBodyBytes;
+    private boolean sessions = true;
+    private Duration keepAlive = Duration.ofSeconds(15);
+    private Duration retry = Duration.ofSeconds(1);
+    private EventStore events = EventStore.inMemory(1000, 4L * 1024 * 1024);
+
+    private Builder(McpServer server) {
+      this.server = Objects.requireNonNull(server, "server");
+    }
+
+    /** Sets the endpoint path (default {@code /mcp}). */
+    public Builder path(String value) {
+      if (value == null || !value.startsWith("/")) {
+        throw new IllegalArgumentException("path must start with '/': " + value);
+      }
+      this.path = value;
+      return this;
+    }
+
+    /** Serves {@code GET path} with {@code {"status":"ok"}}, before auth and limits. */
+    public Builder healthPath(String value) {
+      if (value != null && !value.startsWith("/")) {
+        throw new IllegalArgumentException("healthPath must start with '/': " + value);
+      }
+      this.healthPath = value;
+      return this;
+    }
+
+    /** Allows browser origins such as {@code https://app.example.com}; others get 403. */
+    public Builder allowedOrigins(List<String> origins) {
+      allowedOrigins.addAll(origins);
+      return this;
+    }
+
+    /** Allows {@code Host} values (names, optionally with a port); others get 403. */
+    public Builder allowedHosts(List<String> hosts) {
+      allowedHosts.addAll(hosts);
+      return this;
+    }
+
+    /**
+     * Declares whether the server is reachable only on loopback (default true). Then, without
+     * allowlists, only loopback origins and hosts pass. The embedded launcher sets it from the
+     * bind address.
+     */
+    public Builder loopbackOnly(boolean value) {
+      this.loopbackOnly = value;
+      return this;
+    }
+
+    /** Sets who requests run as (default: everything runs as the local principal). */
+    public Builder authenticator(Authenticator value) {
+      this.authenticator = Objects.requireNonNull(value, "authenticator");
+      return this;
+    }
+
+    /** Limits requests before authentication; refused ones get 429 (default: none). */
+    public Builder rateLimiter(RateLimiter value) {
+      this.rateLimiter = value;
+      return this;
+    }
+
+    /** Sets the largest request body (default: the server's JSON size limit, 4 MiB). */
+    public Builder maxBodyBytes(int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("maxBodyBytes must be positive: " + value);
+      }
+      this.maxBodyBytes = value;
+      return this;
+    }
+
+    /**
+     * Turns legacy sessions on (default) or off. Off, no {@code Mcp-Session-Id} is issued,
+     * every request stands alone, and GET and DELETE get 405.
+     */
+    public Builder sessions(boolean value) {
+      this.sessions = value;
+      return this;
+    }
+
+    /** Sets how often an open stream gets a keep-alive comment (default 15 s). */
+    public Builder keepAlive(Duration value) {
+      requirePositive(value, "keepAlive");
+      this.keepAlive = value;
+      return this;
+    }
+
+    /** Sets the reconnection delay sent to clients before a server-side close (default 1 s). */
+    public Builder retry(Duration value) {
+      requirePositive(value, "retry");
+      this.retry = value;
+      return this;
+    }
+
+    /** Sets where SSE events are kept for resumption; null turns resumability off. */
+    public Builder eventStore(EventStore value) {
+      this.events = value;
+      return this;
+    }
+
+    /** Returns the servlet. */
+    public McpServlet build() {
+      int bodyLimit = maxBodyBytes != null ? maxBodyBytes
+          : server.engine().codec().json().limits().maxBytes();
+      HttpTransport.Options options = new HttpTransport.Options(path, healthPath,
+          new OriginPolicy(allowedOrigins, allowedHosts, loopbackOnly), authenticator,
+          rateLimiter, bodyLimit, sessions, keepAlive, retry, sessions ? events : null);
+      return new McpServlet(new HttpTransport(server.engine(), options));
+    }
+
+    private static void requirePositive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+    }
+  }
+}

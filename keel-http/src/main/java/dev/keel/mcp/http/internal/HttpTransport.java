@@ -1,0 +1,325 @@
+package dev.keel.mcp.http.internal;
+
+import dev.keel.mcp.core.ErrorCodes;
+import dev.keel.mcp.core.ProtocolVersion;
+import dev.keel.mcp.core.jsonrpc.InvalidMessageException;
+import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
+import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.http.Authenticator;
+import dev.keel.mcp.http.RateLimiter;
+import dev.keel.mcp.http.spi.EventStore;
+import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.transport.HandlerThreads;
+import dev.keel.mcp.server.transport.InitializeOutcome;
+import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.ServerEngine;
+import dev.keel.mcp.server.transport.ServerSession;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streamable HTTP, legacy era: the gates of SPEC §3.1 in order (cheap and unauthenticated
+ * checks first), then sessions, then the engine.
+ */
+public final class HttpTransport implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
+  private static final MessageStream NO_STREAM = message -> false;
+
+  /**
+   * The transport's configuration.
+   *
+   * @param path the endpoint path
+   * @param healthPath the health path, or null
+   * @param origins the DNS-rebinding policy
+   * @param authenticator who requests run as
+   * @param rateLimiter the pre-auth limiter, or null
+   * @param maxBodyBytes the largest body
+   * @param sessions whether legacy sessions are on
+   * @param keepAlive the keep-alive interval
+   * @param retry the reconnection delay sent before the server closes a stream
+   * @param events the event store, or null for no resumability
+   */
+  public record Options(String path, String healthPath, OriginPolicy origins,
+      Authenticator authenticator, RateLimiter rateLimiter, int maxBodyBytes, boolean sessions,
+      Duration keepAlive, Duration retry, EventStore events) {}
+
+  private final ServerEngine engine;
+  private final Options options;
+  private final HttpErrors errors;
+  private final ExecutorService executor;
+  private final TransportContext context;
+  private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
+  private final Gates gates;
+
+  /** Creates the transport for an engine. */
+  public HttpTransport(ServerEngine engine, Options options) {
+    this.engine = engine;
+    this.options = options;
+    this.errors = new HttpErrors(engine.codec());
+    this.executor = HandlerThreads.newExecutor("keel-http");
+    KeepAlive keepAlive = new KeepAlive(options.keepAlive(), executor);
+    this.context = new TransportContext(engine.codec(), options.events(), keepAlive, executor,
+        options.retry().toMillis(), options.keepAlive().toNanos());
+    this.gates = new Gates(options, errors);
+  }
+
+  /** Serves one HTTP request. */
+  public void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    if (!gates.passCommon(req, resp)) {
+      return;
+    }
+    switch (req.getMethod()) {
+      case "POST" -> post(req, resp);
+      case "GET" -> get(req, resp);
+      default -> delete(req, resp);
+    }
+  }
+
+  private void post(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    JsonRpcMessage message = gates.readMessage(req, resp, engine.codec());
+    if (message == null) {
+      return;
+    }
+    boolean initialize = message instanceof JsonRpcRequest r && r.method().equals("initialize");
+    if (!initialize && !gates.passVersion(req, resp)) {
+      return;
+    }
+    Optional<Principal> principal = authenticate(req, resp);
+    if (principal.isEmpty()) {
+      return;
+    }
+    String sid = req.getHeader("Mcp-Session-Id");
+    if (sid != null && !Gates.validSessionId(sid)) {
+      errors.write(resp, 400, ErrorCodes.INVALID_REQUEST, "Bad Request: invalid Mcp-Session-Id");
+      return;
+    }
+    if (initialize) {
+      initialize(resp, (JsonRpcRequest) message, principal.get(), sid);
+      return;
+    }
+    ServerSession session = null;
+    if (options.sessions()) {
+      if (sid == null) {
+        errors.write(resp, 400, ErrorCodes.INVALID_REQUEST,
+            "Bad Request: Mcp-Session-Id header is required");
+        return;
+      }
+      session = ownedSession(sid, principal.get(), resp);
+      if (session == null) {
+        return;
+      }
+    }
+    if (!(message instanceof JsonRpcRequest request)) {
+      engine.handle(session, principal.get(), message, NO_STREAM);
+      resp.setStatus(202);
+      return;
+    }
+    if (!Gates.accepts(req, "application/json") && !Gates.accepts(req, "text/event-stream")) {
+      errors.write(resp, 406, ErrorCodes.INVALID_REQUEST,
+          "Not Acceptable: accept application/json or text/event-stream");
+      return;
+    }
+    dispatch(req, resp, session, principal.get(), request);
+  }
+
+  private void dispatch(HttpServletRequest req, HttpServletResponse resp, ServerSession session,
+      Principal principal, JsonRpcRequest request) throws IOException {
+    boolean resumable = session != null && options.events() != null
+        && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
+    SessionStreams streams = session == null ? null : streamsFor(session);
+    AsyncContext async = req.startAsync();
+    async.setTimeout(0);
+    PostExchange exchange = new PostExchange(context, async, streams,
+        Gates.accepts(req, "text/event-stream"), resumable);
+    try {
+      executor.execute(() -> {
+        Optional<JsonRpcMessage> response = Optional.empty();
+        try {
+          response = engine.handle(session, principal, request, exchange);
+        } catch (RuntimeException e) {
+          LOG.error("request {} failed", request.method(), e);
+          response = Optional.of(new JsonRpcErrorResponse(request.id(),
+              dev.keel.mcp.core.McpException.internalError().toError()));
+        } finally {
+          exchange.finish(response);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      exchange.abort();
+      errors.write(resp, 503, ErrorCodes.SERVER_ERROR, "Server busy");
+    }
+  }
+
+  private void initialize(HttpServletResponse resp, JsonRpcRequest request, Principal principal,
+      String sid) throws IOException {
+    ServerSession existing = null;
+    if (sid != null && options.sessions()) {
+      existing = ownedSession(sid, principal, resp);
+      if (existing == null) {
+        return;
+      }
+    }
+    InitializeOutcome outcome = engine.initialize(principal, request, existing);
+    if (outcome.session() == null) {
+      if (outcome.response() instanceof JsonRpcErrorResponse e
+          && e.error().code() == ErrorCodes.SERVER_ERROR) {
+        resp.setHeader("Retry-After", "5");
+        errors.write(resp, 503, request.id(), e.error().code(), e.error().message(), null);
+        return;
+      }
+      writeJson(resp, outcome.response());
+      return;
+    }
+    if (!options.sessions()) {
+      outcome.session().close();
+    } else {
+      streamsFor(outcome.session());
+      resp.setHeader("Mcp-Session-Id", outcome.session().id());
+    }
+    writeJson(resp, outcome.response());
+  }
+
+  private void get(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    if (!Gates.accepts(req, "text/event-stream")) {
+      errors.write(resp, 406, ErrorCodes.INVALID_REQUEST,
+          "Not Acceptable: a GET stream needs Accept: text/event-stream");
+      return;
+    }
+    ServerSession session = sessionForStreamOrDelete(req, resp);
+    if (session == null) {
+      return;
+    }
+    new ResumeOrListen(context, streamsFor(session), session,
+        ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25))
+        .serve(req, req.getHeader("Last-Event-ID"));
+  }
+
+  private void delete(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    ServerSession session = sessionForStreamOrDelete(req, resp);
+    if (session == null) {
+      return;
+    }
+    session.close();
+    resp.setStatus(204);
+  }
+
+  private ServerSession sessionForStreamOrDelete(HttpServletRequest req,
+      HttpServletResponse resp) throws IOException {
+    if (!gates.passVersion(req, resp)) {
+      return null;
+    }
+    Optional<Principal> principal = authenticate(req, resp);
+    if (principal.isEmpty()) {
+      return null;
+    }
+    if (!options.sessions()) {
+      resp.setHeader("Allow", "POST");
+      errors.write(resp, 405, ErrorCodes.INVALID_REQUEST,
+          "Method Not Allowed: this server keeps no sessions");
+      return null;
+    }
+    String sid = req.getHeader("Mcp-Session-Id");
+    if (sid == null || !Gates.validSessionId(sid)) {
+      errors.write(resp, 400, ErrorCodes.INVALID_REQUEST, sid == null
+          ? "Bad Request: Mcp-Session-Id header is required"
+          : "Bad Request: invalid Mcp-Session-Id");
+      return null;
+    }
+    return ownedSession(sid, principal.get(), resp);
+  }
+
+  /** Returns the session when it exists and belongs to the principal; else answers 404. */
+  private ServerSession ownedSession(String sid, Principal principal, HttpServletResponse resp)
+      throws IOException {
+    Optional<ServerSession> session = engine.session(sid)
+        .filter(s -> s.owner().fingerprint().equals(principal.fingerprint()));
+    if (session.isEmpty()) {
+      errors.write(resp, 404, ErrorCodes.INVALID_REQUEST, "Session not found");
+      return null;
+    }
+    return session.get();
+  }
+
+  private Optional<Principal> authenticate(HttpServletRequest req, HttpServletResponse resp)
+      throws IOException {
+    Optional<Principal> principal;
+    try {
+      principal = options.authenticator().authenticate(req);
+    } catch (RuntimeException e) {
+      LOG.warn("authenticator failed; refusing the request", e);
+      principal = Optional.empty();
+    }
+    if (principal == null || principal.isEmpty()) {
+      HttpErrors.unauthorized(resp);
+      return Optional.empty();
+    }
+    return principal;
+  }
+
+  private SessionStreams streamsFor(ServerSession session) {
+    SessionStreams existing = sessionStreams.get(session.id());
+    if (existing != null) {
+      return existing;
+    }
+    SessionStreams created = new SessionStreams(session.id());
+    SessionStreams prior = sessionStreams.putIfAbsent(session.id(), created);
+    if (prior != null) {
+      return prior;
+    }
+    session.onClose(() -> {
+      sessionStreams.remove(session.id(), created);
+      created.closeAll();
+      if (options.events() != null) {
+        options.events().forget(session.id());
+      }
+    });
+    return created;
+  }
+
+  private void writeJson(HttpServletResponse resp, JsonRpcMessage message) throws IOException {
+    byte[] body = engine.codec().encode(message);
+    resp.setStatus(200);
+    resp.setContentType("application/json");
+    resp.setContentLength(body.length);
+    resp.getOutputStream().write(body);
+  }
+
+  /** Writes the error for a failure nothing else caught, if the response is still open. */
+  public void internalError(HttpServletResponse resp, RuntimeException e) {
+    LOG.error("unexpected failure serving an MCP request", e);
+    if (!resp.isCommitted()) {
+      try {
+        resp.reset();
+        errors.write(resp, 500, ErrorCodes.INTERNAL_ERROR, "Internal error");
+      } catch (IOException | IllegalStateException ignored) {
+        // the connection is gone
+      }
+    }
+  }
+
+  /** Returns how many streams are open, for metrics and tests. */
+  public int openStreams() {
+    return context.keepAlive().size();
+  }
+
+  @Override
+  public void close() {
+    context.keepAlive().close();
+    for (SessionStreams streams : sessionStreams.values()) {
+      streams.closeAll();
+    }
+    executor.shutdownNow();
+  }
+}

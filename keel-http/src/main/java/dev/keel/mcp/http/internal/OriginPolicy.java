@@ -1,0 +1,103 @@
+package dev.keel.mcp.http.internal;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * DNS-rebinding defence: which {@code Origin} and {@code Host} values may reach the server.
+ *
+ * <p>A missing {@code Origin} always passes (non-browser clients send none). With an allowlist,
+ * only listed values pass. Without one, a loopback bind admits only loopback origins and hosts,
+ * and any other bind admits an origin only when it names the host the request was sent to.
+ */
+public final class OriginPolicy {
+
+  private final Set<String> allowedOrigins;
+  private final Set<String> allowedHosts;
+  private final boolean loopbackOnly;
+
+  /**
+   * Creates a policy.
+   *
+   * @param allowedOrigins exact origins such as {@code https://app.example.com}
+   * @param allowedHosts host names, with or without a port
+   * @param loopbackOnly whether the server is bound to loopback
+   */
+  public OriginPolicy(Set<String> allowedOrigins, Set<String> allowedHosts,
+      boolean loopbackOnly) {
+    this.allowedOrigins = allowedOrigins.stream().map(OriginPolicy::lower)
+        .collect(Collectors.toUnmodifiableSet());
+    this.allowedHosts = allowedHosts.stream().map(OriginPolicy::lower)
+        .collect(Collectors.toUnmodifiableSet());
+    this.loopbackOnly = loopbackOnly;
+  }
+
+  /** Returns true when a request with these headers may proceed. */
+  public boolean admits(String origin, String host) {
+    return hostAllowed(host) && originAllowed(origin, host);
+  }
+
+  private boolean hostAllowed(String host) {
+    if (!allowedHosts.isEmpty()) {
+      return host != null
+          && (allowedHosts.contains(lower(host)) || allowedHosts.contains(hostName(host)));
+    }
+    if (loopbackOnly) {
+      return host == null || isLoopback(hostName(host));
+    }
+    return true;
+  }
+
+  private boolean originAllowed(String origin, String host) {
+    if (origin == null) {
+      return true;
+    }
+    if (!allowedOrigins.isEmpty()) {
+      return allowedOrigins.contains(lower(origin.trim()));
+    }
+    String originHost;
+    try {
+      URI uri = URI.create(origin.trim());
+      if (uri.getScheme() == null || uri.getHost() == null) {
+        return false;
+      }
+      originHost = lower(uri.getHost());
+      if (originHost.startsWith("[") && originHost.endsWith("]")) {
+        originHost = originHost.substring(1, originHost.length() - 1);
+      }
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    if (loopbackOnly) {
+      return isLoopback(originHost);
+    }
+    return host != null && originHost.equals(stripBrackets(hostName(host)));
+  }
+
+  private static String hostName(String hostHeader) {
+    String h = lower(hostHeader.trim());
+    if (h.startsWith("[")) {
+      int end = h.indexOf(']');
+      return end < 0 ? h : h.substring(0, end + 1);
+    }
+    int colon = h.lastIndexOf(':');
+    return colon < 0 ? h : h.substring(0, colon);
+  }
+
+  private static String stripBrackets(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1)
+        : host;
+  }
+
+  private static boolean isLoopback(String host) {
+    String h = stripBrackets(host);
+    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+        || h.startsWith("127.") && h.chars().allMatch(c -> c == '.' || Character.isDigit(c));
+  }
+
+  private static String lower(String s) {
+    return s.toLowerCase(Locale.ROOT);
+  }
+}

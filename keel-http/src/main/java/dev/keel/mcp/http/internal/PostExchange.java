@@ -1,0 +1,315 @@
+package dev.keel.mcp.http.internal;
+
+import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.http.spi.EventStore;
+import dev.keel.mcp.server.transport.MessageStream;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stream of one POSTed request. It answers with plain JSON when the response is the first
+ * and only thing to send, and switches to SSE as soon as anything must go first (progress, a log,
+ * a request to the client) or the request stays silent for a keep-alive interval.
+ *
+ * <p>On a resumable session every SSE event is stored before it is written, so the connection
+ * may drop (or be closed for polling) without losing anything: a GET with {@code Last-Event-ID}
+ * picks the stream up again through {@link #reattach}. Without resumability a dropped connection
+ * cancels the request. All state changes happen under one lock; the connection is completed at
+ * most once.
+ */
+final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tickable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PostExchange.class);
+  private static final byte[] EMPTY = new byte[0];
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final TransportContext context;
+  private final SessionStreams streams;
+  private final boolean sseAccepted;
+  private final boolean resumable;
+  private final long startedNanos = System.nanoTime();
+  private AsyncContext async;
+  private SseWriter writer;
+  private String streamId;
+  private boolean sse;
+  private boolean finished;
+  private Consumer<String> cancel;
+
+  /**
+   * Creates the stream of a request.
+   *
+   * @param streams the session's streams, or null when sessionless
+   * @param resumable whether events are stored for resumption
+   */
+  PostExchange(TransportContext context, AsyncContext async, SessionStreams streams,
+      boolean sseAccepted, boolean resumable) {
+    this.context = context;
+    this.async = async;
+    this.streams = streams;
+    this.sseAccepted = sseAccepted;
+    this.resumable = resumable && streams != null && context.events() != null;
+    async.addListener(this);
+    context.keepAlive().add(this);
+  }
+
+  @Override
+  public void requestStarted(Consumer<String> cancelRequest) {
+    lock.lock();
+    try {
+      this.cancel = cancelRequest;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean send(JsonRpcMessage message) {
+    byte[] bytes = context.codec().encode(message);
+    lock.lock();
+    try {
+      if (finished) {
+        return false;
+      }
+      if (!sse) {
+        if (!sseAccepted) {
+          return false;
+        }
+        openSse();
+      }
+      deliver(bytes);
+      return writer != null || resumable;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void closeForPolling() {
+    lock.lock();
+    try {
+      if (!resumable || finished) {
+        return;
+      }
+      if (!sse) {
+        openSse();
+      }
+      if (writer != null) {
+        try {
+          writer.retry(context.retryMillis());
+        } catch (IOException e) {
+          LOG.debug("stream failed while closing for polling", e);
+        }
+        dropConnection();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Sends the response (or, for a cancelled request, nothing) and ends the exchange. */
+  void finish(Optional<JsonRpcMessage> response) {
+    byte[] bytes = response.map(r -> context.codec().encode(r)).orElse(null);
+    lock.lock();
+    try {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      context.keepAlive().remove(this);
+      if (!sse) {
+        finishPlain(bytes);
+      } else {
+        if (bytes != null) {
+          deliver(bytes);
+        }
+        if (streams != null) {
+          streams.requestStreamEnded(streamId, this);
+        }
+        dropConnection();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void finishPlain(byte[] bytes) {
+    HttpServletResponse resp = (HttpServletResponse) async.getResponse();
+    try {
+      if (bytes != null) {
+        resp.setStatus(200);
+        resp.setContentType("application/json");
+        resp.setContentLength(bytes.length);
+        resp.getOutputStream().write(bytes);
+      } else if (sseAccepted) {
+        SseResponses.open(resp, null).flush();
+      } else {
+        resp.setStatus(204);
+      }
+    } catch (IOException e) {
+      LOG.debug("client left before its response", e);
+    }
+    dropConnection();
+  }
+
+  /** Ends the exchange without a response (the session ended). */
+  void abort() {
+    lock.lock();
+    try {
+      if (!finished) {
+        finished = true;
+        context.keepAlive().remove(this);
+        dropConnection();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Continues this stream on a new connection: replays what the client missed, then goes on
+   * live (or ends, when the request already finished).
+   */
+  void reattach(AsyncContext newAsync, List<EventStore.StoredEvent> missed) {
+    lock.lock();
+    try {
+      HttpServletResponse resp = (HttpServletResponse) newAsync.getResponse();
+      SseWriter newWriter = SseResponses.open(resp, null);
+      newWriter.flush();
+      for (EventStore.StoredEvent event : missed) {
+        if (event.data().length > 0) {
+          newWriter.message(event.id(), event.data());
+        }
+      }
+      if (finished) {
+        newAsync.complete();
+        return;
+      }
+      // The client resumed, so it holds the old connection dead: the new one takes over.
+      dropConnection();
+      async = newAsync;
+      writer = newWriter;
+      newAsync.addListener(this);
+    } catch (IOException e) {
+      LOG.debug("resumed stream failed", e);
+      completeQuietly(newAsync);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void tick() {
+    lock.lock();
+    try {
+      if (finished) {
+        return;
+      }
+      if (!sse) {
+        if (sseAccepted && System.nanoTime() - startedNanos >= context.keepAliveNanos()) {
+          openSse();
+        }
+        return;
+      }
+      if (writer != null) {
+        try {
+          writer.keepAlive();
+        } catch (IOException e) {
+          connectionLost();
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void openSse() {
+    sse = true;
+    if (streams != null) {
+      streamId = streams.newRequestStreamId();
+      streams.requestStreamOpened(streamId, this);
+    }
+    try {
+      writer = SseResponses.open((HttpServletResponse) async.getResponse(), null);
+      if (resumable) {
+        String id = context.events().append(streams.sessionId(), streamId, EMPTY);
+        writer.prime(id, context.retryMillis());
+      } else {
+        writer.keepAlive();
+      }
+    } catch (IOException e) {
+      connectionLost();
+    }
+  }
+
+  private void deliver(byte[] bytes) {
+    String id = resumable ? context.events().append(streams.sessionId(), streamId, bytes) : null;
+    if (writer == null) {
+      return;
+    }
+    try {
+      writer.message(id, bytes);
+    } catch (IOException e) {
+      connectionLost();
+    }
+  }
+
+  private void connectionLost() {
+    dropConnection();
+    if (!resumable && !finished && cancel != null) {
+      cancel.accept("client disconnected");
+    }
+  }
+
+  private void dropConnection() {
+    writer = null;
+    AsyncContext current = async;
+    async = null;
+    if (current != null) {
+      completeQuietly(current);
+    }
+  }
+
+  private static void completeQuietly(AsyncContext ctx) {
+    try {
+      ctx.complete();
+    } catch (IllegalStateException e) {
+      // already completed by the container after an error
+    }
+  }
+
+  @Override
+  public void onComplete(AsyncEvent event) {
+    // normal end, nothing to clean up
+  }
+
+  @Override
+  public void onTimeout(AsyncEvent event) {
+    onError(event);
+  }
+
+  @Override
+  public void onError(AsyncEvent event) {
+    lock.lock();
+    try {
+      if (async != null && async == event.getAsyncContext()) {
+        connectionLost();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void onStartAsync(AsyncEvent event) {
+    // not used
+  }
+}

@@ -1,0 +1,75 @@
+package dev.keel.mcp.http.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The HTTP streams of one session: request streams that may still be resumed, and the current
+ * listening stream. Stream ids are {@code p<n>} for request streams and {@code g<n>} for
+ * listening streams, counted per session.
+ */
+final class SessionStreams {
+
+  private final String sessionId;
+  private final AtomicLong counter = new AtomicLong();
+  private final Map<String, PostExchange> requestStreams = new ConcurrentHashMap<>();
+  private final AtomicReference<ListeningStream> listening = new AtomicReference<>();
+
+  SessionStreams(String sessionId) {
+    this.sessionId = sessionId;
+  }
+
+  String sessionId() {
+    return sessionId;
+  }
+
+  String newRequestStreamId() {
+    return "p" + counter.incrementAndGet();
+  }
+
+  String newListeningStreamId() {
+    return "g" + counter.incrementAndGet();
+  }
+
+  void requestStreamOpened(String streamId, PostExchange exchange) {
+    requestStreams.put(streamId, exchange);
+  }
+
+  void requestStreamEnded(String streamId, PostExchange exchange) {
+    requestStreams.remove(streamId, exchange);
+  }
+
+  PostExchange requestStream(String streamId) {
+    return requestStreams.get(streamId);
+  }
+
+  /** Makes {@code stream} the listening stream and closes the one it replaces. */
+  void listening(ListeningStream stream) {
+    ListeningStream old = listening.getAndSet(stream);
+    if (old != null && old != stream) {
+      old.close();
+    }
+  }
+
+  void listeningClosed(ListeningStream stream) {
+    listening.compareAndSet(stream, null);
+  }
+
+  int requestStreamCount() {
+    return requestStreams.size();
+  }
+
+  /** Closes every connection of the session (DELETE, expiry). */
+  void closeAll() {
+    ListeningStream l = listening.getAndSet(null);
+    if (l != null) {
+      l.close();
+    }
+    for (PostExchange exchange : requestStreams.values()) {
+      exchange.abort();
+    }
+    requestStreams.clear();
+  }
+}
