@@ -1,0 +1,47 @@
+package dev.keel.cli;
+
+import dev.keel.mcp.http.McpHttpServer;
+import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.stdio.StdioServerTransport;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+/** Serving a server over HTTP or stdio until told to stop: shared by every server command. */
+final class ServeCommands {
+
+  private ServeCommands() {}
+
+  /**
+   * Serves over HTTP, prints exactly one {@code listening on URL} line on stdout, and returns 0
+   * after SIGTERM or SIGINT.
+   */
+  static int http(McpServer server, String host, int port) throws InterruptedException {
+    McpHttpServer http = McpHttpServer.builder(server).host(host).port(port).start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runnable stop = () -> {
+      http.close();
+      server.close();
+      stopped.countDown();
+    };
+    Signals.onTerminate(stop);
+    System.out.println("listening on " + http.endpoint());
+    System.out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  /**
+   * Serves over stdin/stdout until stdin ends. Anything else that writes to {@code System.out}
+   * is sent to stderr instead, so the protocol stream stays clean.
+   */
+  static int stdio(McpServer server) {
+    OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
+    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+    StdioServerTransport.create(server).serve(System.in, protocolOut);
+    server.close();
+    return 0;
+  }
+}
