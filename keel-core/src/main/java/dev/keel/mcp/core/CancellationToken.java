@@ -28,7 +28,7 @@ public interface CancellationToken {
    *
    * @return a handle whose {@code close()} removes the action
    */
-  AutoCloseable onCancel(Runnable action);
+  Registration onCancel(Runnable action);
 
   /**
    * Throws {@link RequestCancelledException} when the request was cancelled.
@@ -37,6 +37,13 @@ public interface CancellationToken {
     if (isCancelled()) {
       throw new RequestCancelledException(reason());
     }
+  }
+
+  /** An action registered with {@link #onCancel}; closing it removes the action. */
+  interface Registration extends AutoCloseable {
+    /** Removes the action; does nothing when it already ran or was removed. */
+    @Override
+    void close();
   }
 
   /** Returns a token that is never cancelled. */

@@ -15,7 +15,7 @@ enum NeverCancelled implements CancellationToken {
   }
 
   @Override
-  public AutoCloseable onCancel(Runnable action) {
+  public Registration onCancel(Runnable action) {
     return () -> { };
   }
 }

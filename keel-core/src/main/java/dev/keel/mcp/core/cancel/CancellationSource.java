@@ -103,7 +103,7 @@ public final class CancellationSource implements CancellationToken {
   }
 
   @Override
-  public AutoCloseable onCancel(Runnable action) {
+  public Registration onCancel(Runnable action) {
     lock.lock();
     try {
       if (reason == null) {

@@ -126,7 +126,7 @@ public final class PendingRequests {
      * @throws ConnectionClosedException when the table was closed
      */
     public JsonNode await(String method, Duration timeout, CancellationToken token) {
-      try (AutoCloseable ignored = token.onCancel(() -> future.cancel(false))) {
+      try (CancellationToken.Registration ignored = token.onCancel(() -> future.cancel(false))) {
         JsonRpcMessage answer = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (answer instanceof JsonRpcErrorResponse error) {
           throw new McpException(error.error().code(), error.error().message(),
@@ -149,10 +149,6 @@ public final class PendingRequests {
           throw r;
         }
         throw new ConnectionClosedException("connection failed");
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.keel.mcp.core.schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 import tools.jackson.databind.node.ObjectNode;
@@ -36,6 +37,7 @@ public record ElicitRequest(String mode, String message, ObjectNode requestedSch
   }
 
   /** Returns true for a URL-mode request. */
+  @JsonIgnore
   public boolean isUrlMode() {
     return "url".equals(mode);
   }

@@ -148,7 +148,7 @@ public final class HttpTransport implements AutoCloseable {
         Optional<JsonRpcMessage> response = Optional.empty();
         try {
           response = engine.handle(session, principal, request, exchange);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
           LOG.error("request {} failed", request.method(), e);
           response = Optional.of(new JsonRpcErrorResponse(request.id(),
               dev.keel.mcp.core.McpException.internalError().toError()));

@@ -133,7 +133,8 @@ public final class Dispatcher {
       return Optional.empty();
     } catch (McpException e) {
       return source.isCancelled() ? Optional.empty() : Optional.of(error(request.id(), e));
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // Errors too: a handler that dies must still leave its request with an answer.
       if (source.isCancelled()) {
         return Optional.empty();
       }
