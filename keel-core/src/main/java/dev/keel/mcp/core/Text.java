@@ -19,18 +19,30 @@ public final class Text {
       return "null";
     }
     StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_ECHO) + 8);
-    for (int i = 0; i < text.length(); i++) {
+    int i = 0;
+    while (i < text.length()) {
       if (out.length() >= MAX_ECHO) {
         out.append("...");
         break;
       }
-      char c = text.charAt(i);
-      if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029') {
-        out.append(String.format("\\u%04x", (int) c));
+      int cp = text.codePointAt(i);
+      int width = Character.charCount(cp);
+      if (isUnsafe(cp)) {
+        out.append(String.format("\\u%04x", cp));
+      } else if (width == 2 && out.length() + 2 > MAX_ECHO) {
+        // never cut a surrogate pair in half: an unpaired surrogate is invalid JSON text
+        out.append("...");
+        break;
       } else {
-        out.append(c);
+        out.appendCodePoint(cp);
       }
+      i += width;
     }
     return out.toString();
+  }
+
+  private static boolean isUnsafe(int cp) {
+    return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028
+        || cp == 0x2029 || Character.getType(cp) == Character.SURROGATE;
   }
 }

@@ -97,7 +97,8 @@ class McpJsonTest {
 
   @Test
   void embeddedResourceWritesTypeAndContentsWithoutATypeMember() {
-    JsonNode tree = json.toTree(Content.resource(ResourceContents.blob("file:///b", "x/y", "AA==")));
+    JsonNode tree =
+        json.toTree(Content.resource(ResourceContents.blob("file:///b", "x/y", "AA==")));
 
     assertThat(tree.get("type").stringValue()).isEqualTo("resource");
     assertThat(tree.get("resource").get("blob").stringValue()).isEqualTo("AA==");
@@ -341,7 +342,8 @@ class McpJsonTest {
   void parseObjectRejectsNonObjectsAndInvalidJson() {
     assertThat(json.parseObject("{\"a\":1}").get("a").intValue()).isEqualTo(1);
     assertThatThrownBy(() -> json.parseObject("[1]"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected a JSON object");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expected a JSON object");
     assertThatThrownBy(() -> json.parse("{\"a\":"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("invalid JSON");
   }

@@ -1,7 +1,10 @@
 package dev.keel.mcp.server;
 
 import com.networknt.schema.SchemaRegistry;
+import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.jsonrpc.JsonRpcError;
+import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
@@ -205,6 +208,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
   @Override
   public InitializeOutcome initialize(Principal principal, JsonRpcRequest request,
       ServerSession existing) {
+    if (!listening) {
+      return new InitializeOutcome(shuttingDown(request), null);
+    }
     RealServerSession session = existing == null ? null : (RealServerSession) existing;
     return dispatcher.initialize(principal, request, session);
   }
@@ -217,7 +223,18 @@ final class RealMcpServer implements McpServer, ServerEngine {
   @Override
   public Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
       JsonRpcMessage message, MessageStream stream) {
+    if (!listening || (session != null && session.isClosed())) {
+      // A closed server, or a session that ended while this message was on its way, takes
+      // no more work; a request still gets an answer.
+      return message instanceof JsonRpcRequest request
+          ? Optional.of(shuttingDown(request)) : Optional.empty();
+    }
     return dispatcher.handle((RealServerSession) session, principal, message, stream);
+  }
+
+  private static JsonRpcErrorResponse shuttingDown(JsonRpcRequest request) {
+    return new JsonRpcErrorResponse(request.id(), new JsonRpcError(ErrorCodes.SERVER_ERROR,
+        "Server is not accepting requests", null));
   }
 
   @Override

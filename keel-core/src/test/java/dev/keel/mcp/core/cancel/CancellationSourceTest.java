@@ -94,7 +94,8 @@ class CancellationSourceTest {
     source.cancel("done");
     AtomicReference<Thread> ranOn = new AtomicReference<>();
 
-    AutoCloseable handle = source.onCancel(() -> ranOn.set(Thread.currentThread()));
+    CancellationToken.Registration handle =
+        source.onCancel(() -> ranOn.set(Thread.currentThread()));
 
     assertThat(ranOn.get()).isSameAs(Thread.currentThread());
     handle.close();
@@ -105,7 +106,7 @@ class CancellationSourceTest {
     CancellationSource source = new CancellationSource();
     AtomicInteger removed = new AtomicInteger();
     AtomicInteger kept = new AtomicInteger();
-    AutoCloseable handle = source.onCancel(removed::incrementAndGet);
+    CancellationToken.Registration handle = source.onCancel(removed::incrementAndGet);
     source.onCancel(kept::incrementAndGet);
 
     handle.close();
@@ -119,7 +120,7 @@ class CancellationSourceTest {
   void closingTheHandleAfterCancelIsHarmless() throws Exception {
     CancellationSource source = new CancellationSource();
     AtomicInteger runs = new AtomicInteger();
-    AutoCloseable handle = source.onCancel(runs::incrementAndGet);
+    CancellationToken.Registration handle = source.onCancel(runs::incrementAndGet);
     source.cancel("x");
 
     handle.close();

@@ -18,6 +18,7 @@ import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,14 +46,17 @@ public final class AnnotatedTools {
    *
    * @throws IllegalArgumentException when a method has a parameter Keel cannot name or type
    */
-  public static List<Made> scan(Object instance, McpJson json) {
+  public static List<Made> scan(Object instance, McpJson standard) {
+    // Bind with ToolParam renames honoured, so arguments arrive under the advertised names.
+    JsonMapper mapper = standard.mapper().rebuild()
+        .annotationIntrospector(new ToolParamNames()).build();
     List<Made> made = new ArrayList<>();
     Method[] methods = instance.getClass().getDeclaredMethods();
     java.util.Arrays.sort(methods, java.util.Comparator.comparing(Method::getName));
     for (Method method : methods) {
       McpTool annotation = method.getAnnotation(McpTool.class);
       if (annotation != null) {
-        made.add(toTool(instance, method, annotation, json));
+        made.add(toTool(instance, method, annotation, mapper));
       }
     }
     if (made.isEmpty()) {
@@ -62,7 +66,8 @@ public final class AnnotatedTools {
     return made;
   }
 
-  private static Made toTool(Object instance, Method method, McpTool annotation, McpJson json) {
+  private static Made toTool(Object instance, Method method, McpTool annotation,
+      JsonMapper json) {
     method.setAccessible(true);
     String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
     ObjectNode schema = JsonNodeFactory.instance.objectNode();
@@ -92,7 +97,7 @@ public final class AnnotatedTools {
       if (!optional) {
         required.add(argName);
       }
-      args.add(new Arg(argName, json.mapper().constructType(type), optional, false));
+      args.add(new Arg(argName, json.constructType(type), optional, false));
     }
     if (!required.isEmpty()) {
       schema.set("required", required);
@@ -134,7 +139,7 @@ public final class AnnotatedTools {
   }
 
   private static ToolHandler handler(Object instance, Method method, List<Arg> args,
-      McpJson json, boolean wrap) {
+      JsonMapper json, boolean wrap) {
     return (ctx, arguments) -> {
       Object[] values = new Object[args.size()];
       for (int i = 0; i < values.length; i++) {
@@ -147,7 +152,7 @@ public final class AnnotatedTools {
         try {
           values[i] = value == null || value.isNull()
               ? (arg.type().getRawClass() == Optional.class ? Optional.empty() : null)
-              : json.mapper().treeToValue(value, arg.type());
+              : json.treeToValue(value, arg.type());
         } catch (JacksonException e) {
           return CallToolResult.error("Invalid value for argument " + arg.name());
         }
@@ -165,7 +170,7 @@ public final class AnnotatedTools {
     };
   }
 
-  private static CallToolResult toResult(Object returned, McpJson json, boolean wrap) {
+  private static CallToolResult toResult(Object returned, JsonMapper json, boolean wrap) {
     if (returned == null) {
       return new CallToolResult(List.of(), null, null, null);
     }
@@ -175,7 +180,7 @@ public final class AnnotatedTools {
     if (returned instanceof String text) {
       return CallToolResult.text(text);
     }
-    JsonNode tree = json.toTree(returned);
+    JsonNode tree = json.valueToTree(returned);
     if (wrap) {
       ObjectNode wrapper = JsonNodeFactory.instance.objectNode();
       wrapper.set("result", tree);
