@@ -74,6 +74,39 @@ final class RawHttp implements AutoCloseable {
     }
   }
 
+  /** Reads the status line and headers only, leaving the body to {@link #nextChunk()}. */
+  Response readHead() throws IOException {
+    String statusLine = readLine();
+    int status = Integer.parseInt(statusLine.split(" ")[1]);
+    Map<String, String> headers = new LinkedHashMap<>();
+    String line;
+    while (!(line = readLine()).isEmpty()) {
+      int colon = line.indexOf(':');
+      headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+          line.substring(colon + 1).trim());
+    }
+    return new Response(status, headers, "");
+  }
+
+  /** Reads the next chunk of a chunked body; null at its end or when the connection closed. */
+  String nextChunk() throws IOException {
+    String size;
+    try {
+      do {
+        size = readLine();
+      } while (size.isEmpty());
+    } catch (IOException e) {
+      return null;
+    }
+    int n = Integer.parseInt(size.split(";")[0].trim(), 16);
+    if (n == 0) {
+      return null;
+    }
+    // The CRLF closing a chunk may come only with the next one (Jetty sends it then), so it is
+    // skipped as an empty line before the next size rather than waited for here.
+    return new String(in.readNBytes(n), StandardCharsets.UTF_8);
+  }
+
   /** Reads a response; for a stream, stops after {@code maxBodyBytes} or a read timeout. */
   Response readResponse(long maxBodyBytes) throws IOException {
     String statusLine = readLine();
