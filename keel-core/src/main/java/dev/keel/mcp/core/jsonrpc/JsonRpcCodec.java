@@ -120,17 +120,7 @@ public final class JsonRpcCodec {
   }
 
   private static RequestId readId(ObjectNode object) {
-    JsonNode id = object.get("id");
-    if (id == null) {
-      return null;
-    }
-    if (id.isString()) {
-      return RequestId.of(id.stringValue());
-    }
-    if (id.isIntegralNumber() && id.canConvertToLong()) {
-      return RequestId.of(id.longValue());
-    }
-    return null;
+    return RequestId.fromJson(object.get("id"));
   }
 
   private static ObjectNode readParams(ObjectNode object, RequestId id) {

@@ -1,6 +1,7 @@
 package dev.keel.mcp.core.jsonrpc;
 
 import java.util.Objects;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The id of a JSON-RPC request: a string or an integer, never null.
@@ -29,6 +30,24 @@ public record RequestId(Object value) {
   /** Returns a string id. */
   public static RequestId of(String value) {
     return new RequestId(value);
+  }
+
+  /**
+   * Reads an id from JSON: a string or an integer that fits a long.
+   *
+   * @return the id, or null when the node is missing or is any other kind of value
+   */
+  public static RequestId fromJson(JsonNode node) {
+    if (node == null) {
+      return null;
+    }
+    if (node.isString()) {
+      return of(node.stringValue());
+    }
+    if (node.isIntegralNumber() && node.canConvertToLong()) {
+      return of(node.longValue());
+    }
+    return null;
   }
 
   /** Returns true when the id is a number. */

@@ -1,6 +1,6 @@
 package dev.keel.mcp.server.internal.cancel;
 
-import dev.keel.mcp.core.cancel.CancellationSource;
+import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import java.util.Map;
 import java.util.Objects;

@@ -4,6 +4,8 @@ import dev.keel.mcp.core.McpException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Opaque pagination cursors. A cursor encodes the offset of the next page; the client must not
@@ -22,6 +24,18 @@ final class Cursors {
    * @param nextCursor the cursor of the next, or null on the last page
    */
   record Page<T>(List<T> items, String nextCursor) {}
+
+  /** Returns the {@code cursor} param, or null for the first page. */
+  static String cursorOf(ObjectNode params) {
+    JsonNode cursor = params.get("cursor");
+    if (cursor == null || cursor.isNull()) {
+      return null;
+    }
+    if (!cursor.isString()) {
+      throw McpException.invalidParams("Invalid cursor");
+    }
+    return cursor.stringValue();
+  }
 
   static <T> Page<T> page(List<T> all, String cursor, int pageSize) {
     int from = cursor == null ? 0 : decode(cursor);

@@ -4,7 +4,7 @@ import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.RequestCancelledException;
-import dev.keel.mcp.core.cancel.CancellationSource;
+import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
@@ -169,17 +169,7 @@ public final class Dispatcher {
   }
 
   private static RequestId requestIdOf(ObjectNode params) {
-    JsonNode id = params == null ? null : params.get("requestId");
-    if (id == null) {
-      return null;
-    }
-    if (id.isString()) {
-      return RequestId.of(id.stringValue());
-    }
-    if (id.isIntegralNumber() && id.canConvertToLong()) {
-      return RequestId.of(id.longValue());
-    }
-    return null;
+    return params == null ? null : RequestId.fromJson(params.get("requestId"));
   }
 
   private static JsonRpcErrorResponse error(RequestId id, McpException e) {

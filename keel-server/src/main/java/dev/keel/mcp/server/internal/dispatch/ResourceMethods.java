@@ -30,7 +30,7 @@ final class ResourceMethods {
     ServerCore core = ctx.core();
     List<Resource> all = core.registry().resources().stream().map(ResourceEntry::resource)
         .toList();
-    Cursors.Page<Resource> page = Cursors.page(all, ToolMethods.cursor(params), core.pageSize());
+    Cursors.Page<Resource> page = Cursors.page(all, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(new ListResourcesResult(page.items(), page.nextCursor(), null));
   }
 
@@ -39,7 +39,7 @@ final class ResourceMethods {
     List<ResourceTemplate> all = core.registry().templates().stream()
         .map(TemplateEntry::template).toList();
     Cursors.Page<ResourceTemplate> page =
-        Cursors.page(all, ToolMethods.cursor(params), core.pageSize());
+        Cursors.page(all, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(
         new ListResourceTemplatesResult(page.items(), page.nextCursor(), null));
   }

@@ -28,19 +28,8 @@ final class ToolMethods {
   static JsonNode list(RealRequestContext ctx, ObjectNode params) {
     ServerCore core = ctx.core();
     List<Tool> tools = core.registry().tools().stream().map(ToolEntry::tool).toList();
-    Cursors.Page<Tool> page = Cursors.page(tools, cursor(params), core.pageSize());
+    Cursors.Page<Tool> page = Cursors.page(tools, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(new ListToolsResult(page.items(), page.nextCursor(), null));
-  }
-
-  static String cursor(ObjectNode params) {
-    JsonNode cursor = params.get("cursor");
-    if (cursor == null || cursor.isNull()) {
-      return null;
-    }
-    if (!cursor.isString()) {
-      throw McpException.invalidParams("Invalid cursor");
-    }
-    return cursor.stringValue();
   }
 
   static JsonNode call(RealRequestContext ctx, ObjectNode params) throws Exception {

@@ -1,6 +1,6 @@
 package dev.keel.mcp.server.internal.session;
 
-import dev.keel.mcp.core.engine.PendingRequests;
+import dev.keel.mcp.core.internal.engine.PendingRequests;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.core.schema.Implementation;

@@ -3,7 +3,7 @@ package dev.keel.mcp.server.internal.cancel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.keel.mcp.core.cancel.CancellationSource;
+import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.engine;
+package dev.keel.mcp.core.internal.engine;
 
 import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.ConnectionClosedException;

@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.cancel;
+package dev.keel.mcp.core.internal.cancel;
 
 import dev.keel.mcp.core.CancellationToken;
 import java.util.ArrayList;

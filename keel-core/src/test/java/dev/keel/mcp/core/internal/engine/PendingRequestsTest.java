@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.engine;
+package dev.keel.mcp.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,7 @@ import dev.keel.mcp.core.ConnectionClosedException;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.RequestCancelledException;
 import dev.keel.mcp.core.RequestTimeoutException;
-import dev.keel.mcp.core.cancel.CancellationSource;
+import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
