@@ -18,8 +18,9 @@ final class ServeCommands {
    * Serves over HTTP, prints exactly one {@code listening on URL} line on stdout, and returns 0
    * after SIGTERM or SIGINT.
    */
-  static int http(McpServer server, String host, int port) throws InterruptedException {
-    McpHttpServer http = McpHttpServer.builder(server).host(host).port(port).start();
+  static int http(McpServer server, McpHttpServer.Builder builder)
+      throws InterruptedException {
+    McpHttpServer http = builder.start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runnable stop = () -> {
       http.close();

@@ -1,7 +1,9 @@
 package dev.keel.mcp.http;
 
+import dev.keel.mcp.http.internal.BearerTokenAuthenticator;
 import dev.keel.mcp.server.Principal;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,5 +28,16 @@ public interface Authenticator {
   /** Returns an authenticator that runs every request as {@link Principal#local()}. */
   static Authenticator local() {
     return request -> Optional.of(Principal.local());
+  }
+
+  /**
+   * Returns a static API-key authenticator: {@code Authorization: Bearer SECRET} runs as the
+   * principal the secret is mapped to (fingerprint {@code apikey:<principal>}); anything else is
+   * refused. Secrets are held only as SHA-256 digests.
+   *
+   * @param principalsBySecret principal names by secret
+   */
+  static Authenticator bearerTokens(Map<String, String> principalsBySecret) {
+    return new BearerTokenAuthenticator(principalsBySecret);
   }
 }

@@ -88,6 +88,7 @@ public final class McpHttpServer implements AutoCloseable {
     private int port = 0;
     private String path = "/mcp";
     private Duration idleTimeout = Duration.ofMinutes(5);
+    private int maxThreads = 200;
     private Consumer<McpServlet.Builder> customizer = b -> { };
 
     private Builder(McpServer server) {
@@ -121,6 +122,18 @@ public final class McpHttpServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Sets the most container threads (default 200). Handlers and idle streams do not hold
+     * container threads, so a small pool serves many clients.
+     */
+    public Builder maxThreads(int value) {
+      if (value < 4) {
+        throw new IllegalArgumentException("maxThreads must be at least 4: " + value);
+      }
+      this.maxThreads = value;
+      return this;
+    }
+
     /** Adjusts the servlet's options (origins, authenticator, limits, sessions, …). */
     public Builder servlet(Consumer<McpServlet.Builder> value) {
       this.customizer = Objects.requireNonNull(value, "servlet");
@@ -137,7 +150,7 @@ public final class McpHttpServer implements AutoCloseable {
           .loopbackOnly(isLoopback(host));
       customizer.accept(sb);
       McpServlet servlet = sb.build();
-      QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+      QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
       threads.setName("keel-jetty");
       threads.setDaemon(true);
       Server jetty = new Server(threads);

@@ -77,6 +77,8 @@ public final class McpServlet extends HttpServlet {
     private final Set<String> allowedHosts = new LinkedHashSet<>();
     private boolean loopbackOnly = true;
     private Authenticator authenticator = Authenticator.local();
+    private FingerprintResolver fingerprintResolver;
+    private int maxListeningStreams = 10_000;
     private RateLimiter rateLimiter;
     private Integer maxBodyBytes;
     private boolean sessions = true;
@@ -134,6 +136,24 @@ public final class McpServlet extends HttpServlet {
       return this;
     }
 
+    /**
+     * Sets an operator resolver whose answer wins over the authenticator's fingerprint (the
+     * resolved value is hashed: {@code op:<sha-256 prefix>}).
+     */
+    public Builder fingerprintResolver(FingerprintResolver value) {
+      this.fingerprintResolver = value;
+      return this;
+    }
+
+    /** Sets the most open listening streams (default 10,000); past it, a GET gets 503. */
+    public Builder maxListeningStreams(int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("maxListeningStreams must be positive: " + value);
+      }
+      this.maxListeningStreams = value;
+      return this;
+    }
+
     /** Limits requests before authentication; refused ones get 429 (default: none). */
     public Builder rateLimiter(RateLimiter value) {
       this.rateLimiter = value;
@@ -184,7 +204,8 @@ public final class McpServlet extends HttpServlet {
           : server.engine().codec().json().limits().maxBytes();
       HttpTransport.Options options = new HttpTransport.Options(path, healthPath,
           new OriginPolicy(allowedOrigins, allowedHosts, loopbackOnly), authenticator,
-          rateLimiter, bodyLimit, sessions, keepAlive, retry, sessions ? events : null);
+          fingerprintResolver, rateLimiter, bodyLimit, sessions, keepAlive, retry,
+          sessions ? events : null, maxListeningStreams);
       return new McpServlet(new HttpTransport(server.engine(), options));
     }
 

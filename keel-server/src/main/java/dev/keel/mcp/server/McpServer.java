@@ -54,6 +54,9 @@ public interface McpServer extends AutoCloseable {
   /** Adds or replaces a tool and tells clients the tool list changed. */
   void addTool(Tool tool, ToolHandler handler);
 
+  /** Adds or replaces a tool with options and tells clients the tool list changed. */
+  void addTool(Tool tool, ToolOptions options, ToolHandler handler);
+
   /** Removes a tool; returns false when there was none by that name. */
   boolean removeTool(String name);
 
@@ -84,6 +87,9 @@ public interface McpServer extends AutoCloseable {
    */
   boolean notify(String sessionId, String method, ObjectNode params);
 
+  /** Returns live counts for operators: sessions, in-flight requests, streams, cancellations. */
+  ServerMetrics metrics();
+
   /** Returns the transport-facing engine. */
   ServerEngine engine();
 
@@ -103,6 +109,12 @@ public interface McpServer extends AutoCloseable {
     int pageSize = 100;
     Duration clientRequestTimeout = Duration.ofMinutes(5);
     LoggingLevel defaultLogLevel = LoggingLevel.INFO;
+    Duration handlerTimeout = Duration.ofSeconds(60);
+    int maxSessions = 10_000;
+    int maxSessionsPerPrincipal = 1_000;
+    Duration sessionIdleTimeout = Duration.ofMinutes(30);
+    int maxInFlightRequests = 1_024;
+    boolean notificationChannels;
     final List<Registration> registrations = new ArrayList<>();
 
     Builder() {}
@@ -151,11 +163,7 @@ public interface McpServer extends AutoCloseable {
      * request (default 5 minutes: a person may be answering).
      */
     public Builder clientRequestTimeout(Duration value) {
-      Objects.requireNonNull(value, "clientRequestTimeout");
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException("clientRequestTimeout must be positive: " + value);
-      }
-      this.clientRequestTimeout = value;
+      this.clientRequestTimeout = positive(value, "clientRequestTimeout");
       return this;
     }
 
@@ -165,11 +173,78 @@ public interface McpServer extends AutoCloseable {
       return this;
     }
 
-    /** Registers a tool. */
+    /** Registers a tool with the default options. */
     public Builder tool(Tool tool, ToolHandler handler) {
+      return tool(tool, ToolOptions.defaults(), handler);
+    }
+
+    /** Registers a tool with options (timeout, interrupts, approval). */
+    public Builder tool(Tool tool, ToolOptions options, ToolHandler handler) {
       registrations.add(new Registration.OfTool(Objects.requireNonNull(tool, "tool"),
-          Objects.requireNonNull(handler, "handler")));
+          Objects.requireNonNull(options, "options"), Objects.requireNonNull(handler, "handler")));
       return this;
+    }
+
+    /**
+     * Sets how long a handler may run before it is cancelled (default 60 s); a tool's own
+     * {@link ToolOptions#timeout()} wins. A timed-out tool call is answered with a tool error.
+     */
+    public Builder handlerTimeout(Duration value) {
+      this.handlerTimeout = positive(value, "handlerTimeout");
+      return this;
+    }
+
+    /** Sets the most live sessions (default 10,000); past it, new sessions get 503. */
+    public Builder maxSessions(int value) {
+      this.maxSessions = positive(value, "maxSessions");
+      return this;
+    }
+
+    /** Sets the most live sessions one principal may hold (default 1,000). */
+    public Builder maxSessionsPerPrincipal(int value) {
+      this.maxSessionsPerPrincipal = positive(value, "maxSessionsPerPrincipal");
+      return this;
+    }
+
+    /**
+     * Sets how long a session may stay idle before it is evicted (default 30 minutes). A busy
+     * session is never evicted, and a healthy listening stream keeps its session active.
+     */
+    public Builder sessionIdleTimeout(Duration value) {
+      this.sessionIdleTimeout = positive(value, "sessionIdleTimeout");
+      return this;
+    }
+
+    /** Sets the most requests running at once (default 1,024); past it, requests get 503. */
+    public Builder maxInFlightRequests(int value) {
+      this.maxInFlightRequests = positive(value, "maxInFlightRequests");
+      return this;
+    }
+
+    /**
+     * Allows notification channels (default off): a listening stream under a session id that no
+     * {@code initialize} created, claimed by the first principal to attach (trust on first use).
+     * Such ids must be high-entropy (32 or more URL-safe characters). Use it only for ids the
+     * application hands out itself, for {@link McpServer#notify}.
+     */
+    public Builder notificationChannels(boolean value) {
+      this.notificationChannels = value;
+      return this;
+    }
+
+    private static Duration positive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+      return value;
+    }
+
+    private static int positive(int value, String name) {
+      if (value <= 0) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+      return value;
     }
 
     /** Registers every {@link McpTool} method of {@code instance} as a tool. */

@@ -45,4 +45,13 @@ public @interface McpTool {
 
   /** Declares that the tool may destroy data. */
   boolean destructive() default false;
+
+  /** The timeout in seconds; 0 for the server's default. */
+  long timeoutSeconds() default 0;
+
+  /** Whether cancellation interrupts the method's thread (see {@link ToolOptions}). */
+  boolean interruptOnCancel() default true;
+
+  /** Whether each call needs the user's approval first (see {@link ToolOptions}). */
+  boolean requiresApproval() default false;
 }

@@ -26,8 +26,12 @@ import dev.keel.mcp.server.internal.registry.ToolEntry;
 import dev.keel.mcp.server.internal.registry.UriTemplate;
 import dev.keel.mcp.server.internal.schema.AnnotatedTools;
 import dev.keel.mcp.server.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.schema.LoggingLevel;
+import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.internal.session.RealServerSession;
+import dev.keel.mcp.server.internal.session.SessionOwnerRegistry;
 import dev.keel.mcp.server.internal.session.SessionTable;
+import dev.keel.mcp.server.transport.Admission;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerEngine;
@@ -35,18 +39,23 @@ import dev.keel.mcp.server.transport.ServerSession;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The server: registry, sessions and dispatcher behind the {@link McpServer} interface. */
 final class RealMcpServer implements McpServer, ServerEngine {
 
-  /** The most live sessions by default. */
-  static final int DEFAULT_MAX_SESSIONS = 10_000;
-
   private final McpJson json;
   private final ServerCore core;
   private final Dispatcher dispatcher;
+  private final ScheduledExecutorService timer;
+  private final Semaphore admissions;
+  private final LoggingLevel defaultLogLevel;
   private volatile boolean listening;
 
   RealMcpServer(Builder b) {
@@ -54,14 +63,31 @@ final class RealMcpServer implements McpServer, ServerEngine {
     Implementation info = new Implementation(b.name, b.title, b.version, null, null, null);
     FeatureRegistry registry = new FeatureRegistry(this::listChanged);
     CancellationRegistry cancellations = new CancellationRegistry();
-    SessionTable sessions = new SessionTable(DEFAULT_MAX_SESSIONS,
-        s -> cancellations.cancelAllFor(s.id(), "session ended"));
+    // The counters read the table's size and the table updates the counters.
+    SessionTable[] table = new SessionTable[1];
+    ServerCounters counters = new ServerCounters(() -> table[0] == null ? 0 : table[0].size());
+    SessionTable sessions = new SessionTable(
+        new SessionTable.Limits(b.maxSessions, b.maxSessionsPerPrincipal, b.sessionIdleTimeout),
+        new SessionOwnerRegistry(Math.max(SessionOwnerRegistry.DEFAULT_MAX_ENTRIES,
+            b.maxSessions), b.notificationChannels),
+        counters, s -> cancellations.cancelAllFor(s.id(), "session ended"));
+    table[0] = sessions;
     SchemaRegistry schemas = SchemaValidator.newRegistry();
     register(b, registry, schemas);
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "keel-server-timer");
+      t.setDaemon(true);
+      return t;
+    });
     this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
-        b.clientRequestTimeout, b.defaultLogLevel);
+        b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer);
     this.dispatcher = new Dispatcher(core);
+    this.admissions = new Semaphore(b.maxInFlightRequests);
+    this.defaultLogLevel = b.defaultLogLevel;
+    long sweep = Math.max(50, Math.min(b.sessionIdleTimeout.toMillis() / 4, 30_000));
+    timer.scheduleWithFixedDelay(() -> sessions.evictIdle(System.nanoTime()), sweep, sweep,
+        TimeUnit.MILLISECONDS);
     this.listening = true;
   }
 
@@ -70,11 +96,11 @@ final class RealMcpServer implements McpServer, ServerEngine {
     for (Registration r : b.registrations) {
       if (r instanceof Registration.OfTool t) {
         unique(toolNames, t.tool().name());
-        registry.putTool(toolEntry(schemas, t.tool(), t.handler()));
+        registry.putTool(toolEntry(schemas, t.tool(), t.options(), t.handler()));
       } else if (r instanceof Registration.OfAnnotated a) {
         for (AnnotatedTools.Made made : AnnotatedTools.scan(a.instance(), json)) {
           unique(toolNames, made.tool().name());
-          registry.putTool(toolEntry(schemas, made.tool(), made.handler()));
+          registry.putTool(toolEntry(schemas, made.tool(), made.options(), made.handler()));
         }
       } else if (r instanceof Registration.OfResource res) {
         if (registry.resource(res.resource().uri()).isPresent()) {
@@ -102,9 +128,10 @@ final class RealMcpServer implements McpServer, ServerEngine {
     }
   }
 
-  private static ToolEntry toolEntry(SchemaRegistry schemas, Tool tool, ToolHandler handler) {
+  private static ToolEntry toolEntry(SchemaRegistry schemas, Tool tool, ToolOptions options,
+      ToolHandler handler) {
     String owner = "tool " + tool.name();
-    return new ToolEntry(tool, handler,
+    return new ToolEntry(tool, handler, options,
         SchemaValidator.compile(schemas, tool.inputSchema(), owner + " inputSchema"),
         tool.outputSchema() == null ? Optional.empty()
             : SchemaValidator.compile(schemas, tool.outputSchema(), owner + " outputSchema"));
@@ -143,7 +170,17 @@ final class RealMcpServer implements McpServer, ServerEngine {
 
   @Override
   public void addTool(Tool tool, ToolHandler handler) {
-    core.registry().putTool(toolEntry(core.schemas(), tool, handler));
+    addTool(tool, ToolOptions.defaults(), handler);
+  }
+
+  @Override
+  public void addTool(Tool tool, ToolOptions options, ToolHandler handler) {
+    core.registry().putTool(toolEntry(core.schemas(), tool, options, handler));
+  }
+
+  @Override
+  public ServerMetrics metrics() {
+    return core.counters();
   }
 
   @Override
@@ -216,8 +253,30 @@ final class RealMcpServer implements McpServer, ServerEngine {
   }
 
   @Override
-  public Optional<ServerSession> session(String id) {
-    return core.sessions().get(id).map(s -> s);
+  public Optional<ServerSession> session(String id, Principal principal) {
+    return core.sessions().owned(id, principal).map(s -> s);
+  }
+
+  @Override
+  public Optional<ServerSession> attachChannel(String id, Principal principal) {
+    if (!listening) {
+      return Optional.empty();
+    }
+    return core.sessions().attachChannel(id, principal, defaultLogLevel).map(s -> s);
+  }
+
+  @Override
+  public Optional<Admission> admit() {
+    if (!admissions.tryAcquire()) {
+      core.counters().requestRefused();
+      return Optional.empty();
+    }
+    AtomicBoolean released = new AtomicBoolean();
+    return Optional.of(() -> {
+      if (released.compareAndSet(false, true)) {
+        admissions.release();
+      }
+    });
   }
 
   @Override
@@ -243,5 +302,6 @@ final class RealMcpServer implements McpServer, ServerEngine {
     for (RealServerSession session : core.sessions().all()) {
       session.close();
     }
+    timer.shutdownNow();
   }
 }

@@ -9,7 +9,7 @@ import dev.keel.mcp.core.schema.Tool;
 /** One thing a builder was asked to register, kept in order until {@code build()}. */
 sealed interface Registration {
 
-  record OfTool(Tool tool, ToolHandler handler) implements Registration {}
+  record OfTool(Tool tool, ToolOptions options, ToolHandler handler) implements Registration {}
 
   record OfAnnotated(Object instance) implements Registration {}
 

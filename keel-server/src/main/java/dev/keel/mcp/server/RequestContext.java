@@ -108,6 +108,21 @@ public interface RequestContext {
   List<Root> listRoots();
 
   /**
+   * Asks the user to approve an action and blocks until they answer. Fails closed: it returns
+   * true only for an explicit approval; without the elicitation capability, without a stream to
+   * ask on, on timeout, decline, cancel or any other answer it returns false.
+   *
+   * <pre>{@code
+   * if (!ctx.requireApproval("Delete 12 rows from orders?")) {
+   *   return CallToolResult.error("Not approved: nothing was deleted");
+   * }
+   * }</pre>
+   *
+   * @throws dev.keel.mcp.core.RequestCancelledException when the request is cancelled meanwhile
+   */
+  boolean requireApproval(String message);
+
+  /**
    * Closes this request's response stream early and lets the client fetch the rest by
    * reconnecting (SSE polling, SEP-1699). Nothing is lost: later messages wait in the event
    * store. Does nothing where the transport cannot resume streams.

@@ -213,7 +213,7 @@ class ServerEngineTest {
     assertThat(result.at("/serverInfo/version").stringValue()).isEqualTo("9.9.9");
     assertThat(result.at("/capabilities/tools/listChanged").booleanValue()).isTrue();
     assertThat(outcome.session().protocolVersion()).isEqualTo("2025-11-25");
-    assertThat(engine.session(outcome.session().id())).containsSame(outcome.session());
+    assertThat(engine.session(outcome.session().id(), Principal.local())).containsSame(outcome.session());
   }
 
   @Test
@@ -534,7 +534,7 @@ class ServerEngineTest {
 
     assertThat(running.get(5, TimeUnit.SECONDS)).isEmpty();
     assertThat(slowReason.get()).isEqualTo("session ended");
-    assertThat(engine.session(session.id())).isEmpty();
+    assertThat(engine.session(session.id(), Principal.local())).isEmpty();
   }
 
   @Test
@@ -725,6 +725,7 @@ class ServerEngineTest {
 
     assertThat(listener.messages).isEmpty();
     assertThat(session.isClosed()).isTrue();
-    await().atMost(Duration.ofSeconds(1)).until(() -> engine.session(session.id()).isEmpty());
+    await().atMost(Duration.ofSeconds(1)).until(() -> engine.session(session.id(), Principal.local())
+        .isEmpty());
   }
 }

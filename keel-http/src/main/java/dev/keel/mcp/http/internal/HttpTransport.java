@@ -7,9 +7,11 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.http.Authenticator;
+import dev.keel.mcp.http.FingerprintResolver;
 import dev.keel.mcp.http.RateLimiter;
 import dev.keel.mcp.http.spi.EventStore;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.transport.Admission;
 import dev.keel.mcp.server.transport.HandlerThreads;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
@@ -44,16 +46,19 @@ public final class HttpTransport implements AutoCloseable {
    * @param healthPath the health path, or null
    * @param origins the DNS-rebinding policy
    * @param authenticator who requests run as
+   * @param fingerprintResolver the operator's owner resolver, or null
    * @param rateLimiter the pre-auth limiter, or null
    * @param maxBodyBytes the largest body
    * @param sessions whether legacy sessions are on
    * @param keepAlive the keep-alive interval
    * @param retry the reconnection delay sent before the server closes a stream
    * @param events the event store, or null for no resumability
+   * @param maxListeningStreams the most open GET streams
    */
   public record Options(String path, String healthPath, OriginPolicy origins,
-      Authenticator authenticator, RateLimiter rateLimiter, int maxBodyBytes, boolean sessions,
-      Duration keepAlive, Duration retry, EventStore events) {}
+      Authenticator authenticator, FingerprintResolver fingerprintResolver,
+      RateLimiter rateLimiter, int maxBodyBytes, boolean sessions, Duration keepAlive,
+      Duration retry, EventStore events, int maxListeningStreams) {}
 
   private final ServerEngine engine;
   private final Options options;
@@ -62,6 +67,8 @@ public final class HttpTransport implements AutoCloseable {
   private final TransportContext context;
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
+  private final java.util.concurrent.atomic.AtomicInteger openListening =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** Creates the transport for an engine. */
   public HttpTransport(ServerEngine engine, Options options) {
@@ -71,7 +78,7 @@ public final class HttpTransport implements AutoCloseable {
     this.executor = HandlerThreads.newExecutor("keel-http");
     KeepAlive keepAlive = new KeepAlive(options.keepAlive(), executor);
     this.context = new TransportContext(engine.codec(), options.events(), keepAlive, executor,
-        options.retry().toMillis(), options.keepAlive().toNanos());
+        options.retry().toMillis(), options.keepAlive().toNanos(), openListening);
     this.gates = new Gates(options, errors);
   }
 
@@ -139,6 +146,13 @@ public final class HttpTransport implements AutoCloseable {
     boolean resumable = session != null && options.events() != null
         && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
     SessionStreams streams = session == null ? null : streamsFor(session);
+    Optional<Admission> admission = engine.admit();
+    if (admission.isEmpty()) {
+      // Over the in-flight limit: refused before any thread is started.
+      resp.setHeader("Retry-After", "1");
+      errors.write(resp, 503, request.id(), ErrorCodes.SERVER_ERROR, "Server busy", null);
+      return;
+    }
     AsyncContext async = req.startAsync();
     async.setTimeout(0);
     PostExchange exchange = new PostExchange(context, async, streams,
@@ -146,7 +160,7 @@ public final class HttpTransport implements AutoCloseable {
     try {
       executor.execute(() -> {
         Optional<JsonRpcMessage> response = Optional.empty();
-        try {
+        try (Admission held = admission.get()) {
           response = engine.handle(session, principal, request, exchange);
         } catch (RuntimeException | Error e) {
           LOG.error("request {} failed", request.method(), e);
@@ -157,8 +171,8 @@ public final class HttpTransport implements AutoCloseable {
         }
       });
     } catch (RejectedExecutionException e) {
+      admission.get().close();
       exchange.abort();
-      errors.write(resp, 503, ErrorCodes.SERVER_ERROR, "Server busy");
     }
   }
 
@@ -197,8 +211,13 @@ public final class HttpTransport implements AutoCloseable {
           "Not Acceptable: a GET stream needs Accept: text/event-stream");
       return;
     }
-    ServerSession session = sessionForStreamOrDelete(req, resp);
+    ServerSession session = sessionForStreamOrDelete(req, resp, true);
     if (session == null) {
+      return;
+    }
+    if (openListening.get() >= options.maxListeningStreams()) {
+      resp.setHeader("Retry-After", "5");
+      errors.write(resp, 503, ErrorCodes.SERVER_ERROR, "Server busy: too many streams");
       return;
     }
     new ResumeOrListen(context, streamsFor(session), session,
@@ -207,7 +226,7 @@ public final class HttpTransport implements AutoCloseable {
   }
 
   private void delete(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    ServerSession session = sessionForStreamOrDelete(req, resp);
+    ServerSession session = sessionForStreamOrDelete(req, resp, false);
     if (session == null) {
       return;
     }
@@ -216,7 +235,7 @@ public final class HttpTransport implements AutoCloseable {
   }
 
   private ServerSession sessionForStreamOrDelete(HttpServletRequest req,
-      HttpServletResponse resp) throws IOException {
+      HttpServletResponse resp, boolean mayOpenChannel) throws IOException {
     if (!gates.passVersion(req, resp)) {
       return null;
     }
@@ -237,14 +256,25 @@ public final class HttpTransport implements AutoCloseable {
           : "Bad Request: invalid Mcp-Session-Id");
       return null;
     }
+    if (mayOpenChannel) {
+      Optional<ServerSession> owned = engine.session(sid, principal.get());
+      if (owned.isEmpty()) {
+        owned = engine.attachChannel(sid, principal.get());
+      }
+      if (owned.isPresent()) {
+        return owned.get();
+      }
+    }
     return ownedSession(sid, principal.get(), resp);
   }
 
-  /** Returns the session when it exists and belongs to the principal; else answers 404. */
+  /**
+   * Returns the session when it exists and belongs to the principal; else answers 404, the
+   * same for an unknown id and for another principal's (no existence oracle).
+   */
   private ServerSession ownedSession(String sid, Principal principal, HttpServletResponse resp)
       throws IOException {
-    Optional<ServerSession> session = engine.session(sid)
-        .filter(s -> s.owner().fingerprint().equals(principal.fingerprint()));
+    Optional<ServerSession> session = engine.session(sid, principal);
     if (session.isEmpty()) {
       errors.write(resp, 404, ErrorCodes.INVALID_REQUEST, "Session not found");
       return null;
@@ -265,7 +295,19 @@ public final class HttpTransport implements AutoCloseable {
       HttpErrors.unauthorized(resp);
       return Optional.empty();
     }
-    return principal;
+    return Optional.of(resolveFingerprint(req, principal.get()));
+  }
+
+  private Principal resolveFingerprint(HttpServletRequest req, Principal principal) {
+    FingerprintResolver resolver = options.fingerprintResolver();
+    if (resolver == null) {
+      return principal;
+    }
+    String resolved = resolver.resolve(req, principal);
+    if (resolved == null || resolved.isBlank()) {
+      return principal;
+    }
+    return new Principal(principal.id(), "op:" + Fingerprints.sha256Prefix(resolved));
   }
 
   private SessionStreams streamsFor(ServerSession session) {
@@ -280,7 +322,7 @@ public final class HttpTransport implements AutoCloseable {
     }
     session.onClose(() -> {
       sessionStreams.remove(session.id(), created);
-      created.closeAll();
+      created.closeAll(false);
       if (options.events() != null) {
         options.events().forget(session.id());
       }
@@ -309,16 +351,26 @@ public final class HttpTransport implements AutoCloseable {
     }
   }
 
-  /** Returns how many streams are open, for metrics and tests. */
+  /** Returns how many streams are open (listening and request streams), for metrics and tests. */
   public int openStreams() {
     return context.keepAlive().size();
+  }
+
+  /** Returns how many listening streams are open. */
+  public int openListeningStreams() {
+    return openListening.get();
+  }
+
+  /** Returns how many sessions have transport state (streams or stored events). */
+  public int trackedSessions() {
+    return sessionStreams.size();
   }
 
   @Override
   public void close() {
     context.keepAlive().close();
     for (SessionStreams streams : sessionStreams.values()) {
-      streams.closeAll();
+      streams.closeAll(true);
     }
     executor.shutdownNow();
   }

@@ -3,6 +3,7 @@ package dev.keel.mcp.http.internal;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.server.transport.ListenerAttachment;
 import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.ServerSession;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -22,16 +23,19 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
   private final AtomicBoolean closed = new AtomicBoolean();
   private final TransportContext context;
   private final SessionStreams streams;
+  private final ServerSession session;
   private final String streamId;
   private final boolean resumable;
   private final AsyncContext async;
   private final SseWriter writer;
   private volatile ListenerAttachment attachment;
 
-  ListeningStream(TransportContext context, SessionStreams streams, String streamId,
-      boolean resumable, AsyncContext async, SseWriter writer) {
+  ListeningStream(TransportContext context, SessionStreams streams, ServerSession session,
+      String streamId, boolean resumable, AsyncContext async, SseWriter writer) {
     this.context = context;
     this.streams = streams;
+    this.session = session;
+    context.openListening().incrementAndGet();
     this.streamId = streamId;
     this.resumable = resumable && context.events() != null;
     this.async = async;
@@ -116,9 +120,28 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
       writer.keepAlive();
     } catch (IOException e) {
       close();
+      return;
     } finally {
       lock.unlock();
     }
+    // The peer took the keep-alive: it is alive, and so is its session.
+    session.touch();
+  }
+
+  /** Closes the stream from the server side, first telling the client when to reconnect. */
+  void closeWithRetry() {
+    if (closed.get()) {
+      return;
+    }
+    lock.lock();
+    try {
+      writer.retry(context.retryMillis());
+    } catch (IOException e) {
+      // the client is gone already
+    } finally {
+      lock.unlock();
+    }
+    close();
   }
 
   /** Closes the stream; only the first call does anything. */
@@ -131,6 +154,7 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
       a.detach();
     }
     context.keepAlive().remove(this);
+    context.openListening().decrementAndGet();
     streams.listeningClosed(this);
     try {
       async.complete();

@@ -69,22 +69,27 @@ final class ResumeOrListen {
   private void listen(AsyncContext async, String streamId, List<EventStore.StoredEvent> missed)
       throws IOException {
     SseWriter writer = SseResponses.open((HttpServletResponse) async.getResponse(), null);
-    ListeningStream stream = new ListeningStream(context, streams, streamId, primes, async,
-        writer);
-    if (missed == null) {
-      if (!stream.prime()) {
-        return;
-      }
-      if (!primes) {
-        writer.flush();
-      }
-    } else {
-      writer.flush();
-      for (EventStore.StoredEvent event : missed) {
-        if (event.data().length > 0 && !stream.replay(event.id(), event.data())) {
+    ListeningStream stream = new ListeningStream(context, streams, session, streamId, primes,
+        async, writer);
+    try {
+      if (missed == null) {
+        if (!stream.prime()) {
           return;
         }
+        if (!primes) {
+          writer.flush();
+        }
+      } else {
+        writer.flush();
+        for (EventStore.StoredEvent event : missed) {
+          if (event.data().length > 0 && !stream.replay(event.id(), event.data())) {
+            return;
+          }
+        }
       }
+    } catch (IOException e) {
+      stream.close();
+      return;
     }
     streams.listening(stream);
     ListenerAttachment attachment = session.attachListener(stream);

@@ -61,11 +61,15 @@ final class SessionStreams {
     return requestStreams.size();
   }
 
-  /** Closes every connection of the session (DELETE, expiry). */
-  void closeAll() {
+  /** Closes every connection of the session (DELETE, expiry, shutdown). */
+  void closeAll(boolean sendRetry) {
     ListeningStream l = listening.getAndSet(null);
     if (l != null) {
-      l.close();
+      if (sendRetry) {
+        l.closeWithRetry();
+      } else {
+        l.close();
+      }
     }
     for (PostExchange exchange : requestStreams.values()) {
       exchange.abort();

@@ -13,6 +13,8 @@ import java.util.concurrent.ExecutorService;
  * @param executor the handler threads
  * @param retryMillis the {@code retry} sent before the server closes a stream
  * @param keepAliveNanos how long a request may stay silent before its stream opens
+ * @param openListening the count of open listening streams
  */
 record TransportContext(JsonRpcCodec codec, EventStore events, KeepAlive keepAlive,
-    ExecutorService executor, long retryMillis, long keepAliveNanos) {}
+    ExecutorService executor, long retryMillis, long keepAliveNanos,
+    java.util.concurrent.atomic.AtomicInteger openListening) {}

@@ -8,6 +8,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.server.McpServer;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.transport.Admission;
 import dev.keel.mcp.server.transport.HandlerThreads;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -112,16 +114,29 @@ public final class StdioServerTransport {
     }
     ServerSession current = session.get();
     if (message instanceof JsonRpcRequest request) {
+      Optional<Admission> admission = engine.admit();
+      if (admission.isEmpty()) {
+        output.send(busy(request));
+        return;
+      }
       try {
-        handlers.execute(() -> engine.handle(current, Principal.local(), request, output)
-            .ifPresent(output::send));
+        handlers.execute(() -> {
+          try (Admission held = admission.get()) {
+            engine.handle(current, Principal.local(), request, output).ifPresent(output::send);
+          }
+        });
       } catch (RejectedExecutionException e) {
-        output.send(new JsonRpcErrorResponse(request.id(),
-            new JsonRpcError(ErrorCodes.SERVER_ERROR, "Server busy", null)));
+        admission.get().close();
+        output.send(busy(request));
       }
     } else {
       engine.handle(current, Principal.local(), message, output);
     }
+  }
+
+  private static JsonRpcErrorResponse busy(JsonRpcRequest request) {
+    return new JsonRpcErrorResponse(request.id(),
+        new JsonRpcError(ErrorCodes.SERVER_ERROR, "Server busy", null));
   }
 
   private static boolean isBlank(byte[] bytes) {

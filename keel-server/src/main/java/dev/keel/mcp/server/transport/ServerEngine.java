@@ -27,8 +27,26 @@ public interface ServerEngine {
   InitializeOutcome initialize(Principal principal, JsonRpcRequest request,
       ServerSession existing);
 
-  /** Returns the live session with this id, if there is one. */
-  Optional<ServerSession> session(String id);
+  /**
+   * Returns the live session with this id when {@code principal} owns it. An unknown id and
+   * another principal's id look exactly the same: empty.
+   */
+  Optional<ServerSession> session(String id, Principal principal);
+
+  /**
+   * Opens or reopens a notification channel under a client-chosen id (trust on first use), when
+   * the server allows channels.
+   *
+   * @return empty when channels are off, the id is low-entropy or held by another principal,
+   *     or a session limit is reached
+   */
+  Optional<ServerSession> attachChannel(String id, Principal principal);
+
+  /**
+   * Takes a slot under the in-flight limit; a transport calls it before it starts a handler
+   * thread and answers "busy" (HTTP 503) when it is empty.
+   */
+  Optional<Admission> admit();
 
   /**
    * Handles one message that is not {@code initialize}.

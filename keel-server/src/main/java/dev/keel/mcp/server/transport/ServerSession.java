@@ -40,6 +40,12 @@ public interface ServerSession {
    */
   void close();
 
+  /**
+   * Records activity: a transport calls it when a stream proves its peer alive (a keep-alive
+   * went through), so a session with a healthy listening stream is never idle.
+   */
+  void touch();
+
   /** Runs {@code action} once when the session ends (at once if it already has). */
   void onClose(Runnable action);
 }

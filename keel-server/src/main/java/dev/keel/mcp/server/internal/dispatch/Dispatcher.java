@@ -18,8 +18,16 @@ import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.server.ToolOptions;
+import dev.keel.mcp.server.internal.registry.ToolEntry;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +42,10 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Dispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  /** The methods whose handlers are user code, and so run under a timeout. */
+  private static final Set<String> USER_CODE = Set.of("tools/call", "resources/read",
+      "prompts/get", "completion/complete");
 
   private final ServerCore core;
   private final Map<String, MethodHandler> methods = Map.ofEntries(
@@ -63,6 +75,12 @@ public final class Dispatcher {
       params = core.json().fromTree(request.params(), InitializeRequest.class);
     } catch (McpException e) {
       return new InitializeOutcome(new JsonRpcErrorResponse(request.id(), e.toError()), null);
+    }
+    if (existing != null && (existing.isChannel() || existing.isClosed()
+        || !core.sessions().owners().bind(existing.id(), principal.fingerprint()))) {
+      // A re-initialize refreshes only the owner's own session; nobody takes over another's.
+      return new InitializeOutcome(error(request.id(),
+          McpException.invalidRequest("Session not found")), null);
     }
     RealServerSession session = existing;
     if (session == null) {
@@ -101,6 +119,10 @@ public final class Dispatcher {
       return Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: a notification must not carry an id")));
     }
+    if (session != null && session.isChannel()) {
+      return Optional.of(error(request.id(), McpException.invalidRequest(
+          "Invalid Request: a notification channel takes no requests")));
+    }
     if (request.method().equals("initialize")) {
       return Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: initialize opens a new session")));
@@ -114,39 +136,87 @@ public final class Dispatcher {
 
   private Optional<JsonRpcMessage> run(RealServerSession session, Principal principal,
       JsonRpcRequest request, MessageStream stream, MethodHandler handler) {
-    CancellationSource source = new CancellationSource(true);
+    Optional<ToolEntry> tool = toolOf(request);
+    ToolOptions options = tool.map(ToolEntry::options).orElse(ToolOptions.defaults());
+    CancellationSource source = new CancellationSource(options.interruptOnCancel());
+    source.onCancel(core.counters()::cancelled);
+    // Registered before the handler starts, so an immediate cancel is never lost.
     long entry = session == null ? 0
         : core.cancellations().register(session.id(), request.id(), source);
     RealRequestContext ctx =
         new RealRequestContext(core, session, principal, request, stream, source);
     stream.requestStarted(source::cancel);
+    Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
+    ScheduledFuture<?> timer = USER_CODE.contains(request.method())
+        ? core.timer().schedule(ctx::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS) : null;
+    core.counters().requestStarted();
+    if (session != null) {
+      session.requestStarted();
+    }
     source.bindThread();
     try {
       ObjectNode params = request.params() == null
           ? JsonNodeFactory.instance.objectNode() : request.params();
       JsonNode result = handler.handle(ctx, params);
-      if (source.isCancelled()) {
-        return Optional.empty();
-      }
-      return Optional.of(new JsonRpcResponse(request.id(), result));
+      return finished(ctx, request, timeout, () -> new JsonRpcResponse(request.id(), result));
     } catch (RequestCancelledException e) {
-      return Optional.empty();
+      return finished(ctx, request, timeout, null);
     } catch (McpException e) {
-      return source.isCancelled() ? Optional.empty() : Optional.of(error(request.id(), e));
+      return finished(ctx, request, timeout, () -> error(request.id(), e));
     } catch (Exception | Error e) {
       // Errors too: a handler that dies must still leave its request with an answer.
-      if (source.isCancelled()) {
-        return Optional.empty();
+      if (!source.isCancelled()) {
+        LOG.error("{} failed", request.method(), e);
       }
-      LOG.error("{} failed", request.method(), e);
-      return Optional.of(error(request.id(), McpException.internalError()));
+      return finished(ctx, request, timeout,
+          () -> error(request.id(), McpException.internalError()));
     } finally {
-      ctx.complete();
       source.unbindThread();
+      ctx.complete();
+      if (timer != null) {
+        timer.cancel(false);
+      }
       if (session != null) {
         core.cancellations().deregister(session.id(), request.id(), entry);
+        session.requestEnded();
       }
+      core.counters().requestEnded();
     }
+  }
+
+  /**
+   * The answer of a request whose handler returned or threw: a cancelled request gets none, a
+   * timed-out one gets a timeout answer, any other gets {@code answer}.
+   */
+  private Optional<JsonRpcMessage> finished(RealRequestContext ctx, JsonRpcRequest request,
+      Duration timeout, Supplier<JsonRpcMessage> answer) {
+    if (ctx.timedOut()) {
+      return Optional.of(timedOut(request, timeout));
+    }
+    if (ctx.cancellation().isCancelled() || answer == null) {
+      return Optional.empty();
+    }
+    return Optional.of(answer.get());
+  }
+
+  private JsonRpcMessage timedOut(JsonRpcRequest request, Duration timeout) {
+    String message = "timed out after " + timeout.toMillis() + " ms";
+    if (request.method().equals("tools/call")) {
+      String name = toolOf(request).map(t -> t.tool().name()).orElse("tool");
+      return new JsonRpcResponse(request.id(), core.json().toTree(
+          CallToolResult.error("Tool " + name + " " + message)));
+    }
+    return error(request.id(), new McpException(ErrorCodes.SERVER_ERROR,
+        "Request " + message));
+  }
+
+  private Optional<ToolEntry> toolOf(JsonRpcRequest request) {
+    if (!request.method().equals("tools/call") || request.params() == null) {
+      return Optional.empty();
+    }
+    JsonNode name = request.params().get("name");
+    return name != null && name.isString() ? core.registry().tool(name.stringValue())
+        : Optional.empty();
   }
 
   private void onNotification(RealServerSession session, JsonRpcNotification n) {

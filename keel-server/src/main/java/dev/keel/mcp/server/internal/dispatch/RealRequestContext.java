@@ -48,6 +48,7 @@ public final class RealRequestContext implements RequestContext {
   private final ReentrantLock progressLock = new ReentrantLock();
   private double lastProgress = Double.NEGATIVE_INFINITY;
   private volatile boolean done;
+  private volatile boolean timedOut;
 
   RealRequestContext(ServerCore core, RealServerSession session, Principal principal,
       JsonRpcRequest request, MessageStream stream, CancellationSource source) {
@@ -67,6 +68,17 @@ public final class RealRequestContext implements RequestContext {
       return null;
     }
     return token;
+  }
+
+  /** Cancels the request because it ran past its timeout. */
+  void timeOut() {
+    timedOut = true;
+    source.cancel("timeout");
+  }
+
+  /** Returns true when the request was cancelled by its timeout. */
+  boolean timedOut() {
+    return timedOut;
   }
 
   /** Marks the request complete: nothing more is sent for it. */
@@ -220,6 +232,11 @@ public final class RealRequestContext implements RequestContext {
     }
     JsonNode result = ask("roots/list", null);
     return peerResult("roots/list", result, ListRootsResult.class).roots();
+  }
+
+  @Override
+  public boolean requireApproval(String message) {
+    return ApprovalGate.ask(this, message, null) == ApprovalGate.Outcome.APPROVED;
   }
 
   @Override

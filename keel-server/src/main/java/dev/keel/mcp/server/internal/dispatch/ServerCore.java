@@ -9,7 +9,9 @@ import dev.keel.mcp.core.schema.ServerCapabilities;
 import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
 import dev.keel.mcp.server.internal.registry.FeatureRegistry;
 import dev.keel.mcp.server.internal.session.SessionTable;
+import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The state every method handler shares: one per server.
@@ -26,8 +28,12 @@ import java.time.Duration;
  * @param pageSize items per list page
  * @param clientRequestTimeout how long a handler waits on the client
  * @param defaultLogLevel the log level before {@code logging/setLevel}
+ * @param handlerTimeout how long a handler may run unless its tool says otherwise
+ * @param counters the metrics
+ * @param timer the server's timer thread (timeouts, idle eviction); it never runs handlers
  */
 public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
     SessionTable sessions, CancellationRegistry cancellations, SchemaRegistry schemas,
     Implementation info, ServerCapabilities capabilities, String instructions, int pageSize,
-    Duration clientRequestTimeout, LoggingLevel defaultLogLevel) {}
+    Duration clientRequestTimeout, LoggingLevel defaultLogLevel, Duration handlerTimeout,
+    ServerCounters counters, ScheduledExecutorService timer) {}

@@ -53,6 +53,15 @@ final class ToolMethods {
             + String.join("; ", problems));
       }
     }
+    if (entry.options().requiresApproval()) {
+      ApprovalGate.Outcome outcome = ApprovalGate.ask(ctx,
+          "Allow the tool " + name + " to run with these arguments?", arguments);
+      if (outcome != ApprovalGate.Outcome.APPROVED) {
+        // Fails closed: the handler never runs without an explicit approval.
+        return CallToolResult.error("Tool " + name + " was not approved ("
+            + outcome.name().toLowerCase(java.util.Locale.ROOT) + "); it did not run");
+      }
+    }
     CallToolResult result;
     try {
       result = entry.handler().call(ctx, arguments);

@@ -7,6 +7,7 @@ import dev.keel.mcp.core.schema.ToolAnnotations;
 import dev.keel.mcp.server.McpTool;
 import dev.keel.mcp.server.RequestContext;
 import dev.keel.mcp.server.ToolHandler;
+import dev.keel.mcp.server.ToolOptions;
 import dev.keel.mcp.server.ToolParam;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -33,9 +34,10 @@ public final class AnnotatedTools {
    * A tool made from a method.
    *
    * @param tool the tool as listed
+   * @param options the timeout, interrupt and approval settings from the annotation
    * @param handler the handler that invokes the method
    */
-  public record Made(Tool tool, ToolHandler handler) {}
+  public record Made(Tool tool, ToolOptions options, ToolHandler handler) {}
 
   private record Arg(String name, JavaType type, boolean optional, boolean context) {}
 
@@ -118,7 +120,17 @@ public final class AnnotatedTools {
     output.ifPresent(tool::outputSchema);
     boolean wrap = output.isPresent() && !TypeSchemas.raw(method.getGenericReturnType())
         .isRecord();
-    return new Made(tool.build(), handler(instance, method, args, json, wrap));
+    ToolOptions options = ToolOptions.defaults();
+    if (annotation.timeoutSeconds() > 0) {
+      options = options.withTimeout(java.time.Duration.ofSeconds(annotation.timeoutSeconds()));
+    }
+    if (!annotation.interruptOnCancel()) {
+      options = options.withoutInterrupt();
+    }
+    if (annotation.requiresApproval()) {
+      options = options.withApproval();
+    }
+    return new Made(tool.build(), options, handler(instance, method, args, json, wrap));
   }
 
   private static Optional<ObjectNode> outputSchema(Type returned) {

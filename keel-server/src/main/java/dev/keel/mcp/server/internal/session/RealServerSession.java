@@ -6,6 +6,7 @@ import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.core.schema.Implementation;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.transport.ListenerAttachment;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerSession;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -33,7 +35,10 @@ public final class RealServerSession implements ServerSession {
 
   private final String id;
   private final Principal owner;
+  private final boolean channel;
+  private final ServerCounters counters;
   private final Consumer<RealServerSession> closer;
+  private final AtomicInteger inFlight = new AtomicInteger();
   private final PendingRequests pending = new PendingRequests(MAX_PENDING);
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final AtomicReference<Listener> listener = new AtomicReference<>();
@@ -47,12 +52,39 @@ public final class RealServerSession implements ServerSession {
   private volatile boolean initialized;
   private volatile long lastActivityNanos = System.nanoTime();
 
-  RealServerSession(String id, Principal owner, LoggingLevel logLevel,
-      Consumer<RealServerSession> closer) {
+  RealServerSession(String id, Principal owner, boolean channel, LoggingLevel logLevel,
+      ServerCounters counters, Consumer<RealServerSession> closer) {
     this.id = id;
     this.owner = owner;
+    this.channel = channel;
     this.logLevel = logLevel;
+    this.counters = counters;
     this.closer = closer;
+  }
+
+  /**
+   * Returns true for a notification channel: a listening-only session claimed by trust on first
+   * use, which no {@code initialize} created and which takes no requests.
+   */
+  public boolean isChannel() {
+    return channel;
+  }
+
+  /** A request of this session started; the session is busy until it ends. */
+  public void requestStarted() {
+    inFlight.incrementAndGet();
+    touch();
+  }
+
+  /** A request of this session ended. */
+  public void requestEnded() {
+    inFlight.decrementAndGet();
+    touch();
+  }
+
+  /** Returns true while a request runs or a request to the client is outstanding. */
+  public boolean busy() {
+    return inFlight.get() > 0 || pending.size() > 0;
   }
 
   @Override
@@ -112,7 +144,7 @@ public final class RealServerSession implements ServerSession {
     return pending;
   }
 
-  /** Records activity now. */
+  @Override
   public void touch() {
     lastActivityNanos = System.nanoTime();
   }
@@ -128,14 +160,19 @@ public final class RealServerSession implements ServerSession {
    * @return false when the session already holds {@link #MAX_SUBSCRIPTIONS}
    */
   public boolean subscribe(String uri) {
-    if (subscriptions.contains(uri)) {
-      return true;
+    synchronized (subscriptions) {
+      // Checked under the lock that close() clears under: a torn-down session stays down.
+      if (closed.get()) {
+        return false;
+      }
+      if (subscriptions.contains(uri)) {
+        return true;
+      }
+      if (subscriptions.size() >= MAX_SUBSCRIPTIONS) {
+        return false;
+      }
+      return subscriptions.add(uri);
     }
-    if (subscriptions.size() >= MAX_SUBSCRIPTIONS || closed.get()) {
-      return false;
-    }
-    subscriptions.add(uri);
-    return true;
   }
 
   /** Unsubscribes from a resource. */
@@ -155,7 +192,13 @@ public final class RealServerSession implements ServerSession {
     if (closed.get()) {
       return new Attachment(mine);
     }
-    listener.set(mine);
+    if (listener.getAndSet(mine) == null) {
+      counters.listenerAttached();
+    }
+    if (closed.get() && listener.compareAndSet(mine, null)) {
+      counters.listenerDetached();
+    }
+    touch();
     return new Attachment(mine);
   }
 
@@ -184,8 +227,12 @@ public final class RealServerSession implements ServerSession {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    listener.set(null);
-    subscriptions.clear();
+    if (listener.getAndSet(null) != null) {
+      counters.listenerDetached();
+    }
+    synchronized (subscriptions) {
+      subscriptions.clear();
+    }
     pending.close("session ended");
     closer.accept(this);
     List<Runnable> actions;
@@ -224,7 +271,9 @@ public final class RealServerSession implements ServerSession {
 
     @Override
     public void detach() {
-      listener.compareAndSet(mine, null);
+      if (listener.compareAndSet(mine, null)) {
+        counters.listenerDetached();
+      }
     }
 
     @Override

@@ -2,61 +2,160 @@ package dev.keel.mcp.server.internal.session;
 
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The live legacy sessions of a server.
+ * The live legacy sessions of a server, and who owns them.
  *
  * <p>Session ids are 256 bits from a {@link SecureRandom}, base64url without padding: 43
- * visible ASCII characters. The table is bounded: past its maximum, new sessions are refused
- * (the transport answers 503) and nothing is evicted to make room.
+ * visible ASCII characters. The table is bounded in total and per principal: past either limit
+ * new sessions are refused (the transport answers 503) and nothing is evicted to make room.
+ * Sessions idle longer than the idle timeout are evicted by {@link #evictIdle}, unless busy.
  */
 public final class SessionTable {
 
+  /**
+   * The table's limits.
+   *
+   * @param maxSessions the most live sessions
+   * @param maxPerPrincipal the most live sessions one principal may hold
+   * @param idleTimeout how long a session may stay idle before it is evicted
+   */
+  public record Limits(int maxSessions, int maxPerPrincipal, Duration idleTimeout) {}
+
   private final Map<String, RealServerSession> sessions = new ConcurrentHashMap<>();
+  private final Map<String, Integer> perPrincipal = new ConcurrentHashMap<>();
+  private final ReentrantLock admission = new ReentrantLock();
   private final SecureRandom random = new SecureRandom();
-  private final int maxSessions;
+  private final Limits limits;
+  private final SessionOwnerRegistry owners;
+  private final ServerCounters counters;
   private final Consumer<RealServerSession> onClose;
 
   /**
    * Creates a table.
    *
-   * @param maxSessions the most live sessions
    * @param onClose runs once for each session that ends, before it leaves the table
    */
-  public SessionTable(int maxSessions, Consumer<RealServerSession> onClose) {
-    this.maxSessions = maxSessions;
+  public SessionTable(Limits limits, SessionOwnerRegistry owners, ServerCounters counters,
+      Consumer<RealServerSession> onClose) {
+    this.limits = limits;
+    this.owners = owners;
+    this.counters = counters;
     this.onClose = onClose;
   }
 
   /**
-   * Creates a session.
+   * Creates a session owned by {@code owner}.
    *
-   * @return empty when the table is full
+   * @return empty when a limit is reached
    */
   public Optional<RealServerSession> create(Principal owner, LoggingLevel logLevel) {
-    if (sessions.size() >= maxSessions) {
+    return admit(owner, newId(), false, logLevel);
+  }
+
+  /**
+   * Opens a notification channel under a client-chosen id, trust on first use: the first
+   * principal to attach claims it. Returns the existing channel to its owner.
+   *
+   * @return empty when attaching is not allowed, the id is taken by someone else or is
+   *     low-entropy, or a limit is reached
+   */
+  public Optional<RealServerSession> attachChannel(String id, Principal principal,
+      LoggingLevel logLevel) {
+    Optional<RealServerSession> existing = get(id);
+    if (existing.isPresent()) {
+      RealServerSession s = existing.get();
+      return s.isChannel() && owners.ownedBy(id, principal.fingerprint()) ? existing
+          : Optional.empty();
+    }
+    if (!owners.authorizeAttach(id, principal.fingerprint())) {
       return Optional.empty();
     }
-    String id = newId();
-    RealServerSession session = new RealServerSession(id, owner, logLevel, s -> {
-      onClose.accept(s);
-      sessions.remove(s.id(), s);
-    });
-    sessions.put(id, session);
+    Optional<RealServerSession> created = admit(principal, id, true, logLevel);
+    if (created.isEmpty()) {
+      owners.forget(id);
+    }
+    return created;
+  }
+
+  private Optional<RealServerSession> admit(Principal owner, String id, boolean channel,
+      LoggingLevel logLevel) {
+    RealServerSession session;
+    admission.lock();
+    try {
+      int mine = perPrincipal.getOrDefault(owner.fingerprint(), 0);
+      if (sessions.size() >= limits.maxSessions() || mine >= limits.maxPerPrincipal()
+          || sessions.containsKey(id)) {
+        counters.sessionRefused();
+        return Optional.empty();
+      }
+      if (!channel && !owners.bind(id, owner.fingerprint())) {
+        counters.sessionRefused();
+        return Optional.empty();
+      }
+      session = new RealServerSession(id, owner, channel, logLevel, counters, this::closed);
+      sessions.put(id, session);
+      perPrincipal.merge(owner.fingerprint(), 1, Integer::sum);
+    } finally {
+      admission.unlock();
+    }
     return Optional.of(session);
+  }
+
+  private void closed(RealServerSession session) {
+    onClose.accept(session);
+    admission.lock();
+    try {
+      if (sessions.remove(session.id(), session)) {
+        perPrincipal.computeIfPresent(session.owner().fingerprint(),
+            (k, n) -> n <= 1 ? null : n - 1);
+      }
+      owners.forget(session.id());
+    } finally {
+      admission.unlock();
+    }
   }
 
   /** Returns the live session with this id. */
   public Optional<RealServerSession> get(String id) {
     return id == null ? Optional.empty() : Optional.ofNullable(sessions.get(id));
+  }
+
+  /**
+   * Returns the live session with this id when {@code principal} owns it; empty otherwise, for
+   * an unknown and a foreign id alike.
+   */
+  public Optional<RealServerSession> owned(String id, Principal principal) {
+    return get(id).filter(s -> owners.ownedBy(id, principal.fingerprint()));
+  }
+
+  /**
+   * Closes every session idle past the timeout that is not busy.
+   *
+   * @return how many were evicted
+   */
+  public int evictIdle(long nowNanos) {
+    long limit = limits.idleTimeout().toNanos();
+    int evicted = 0;
+    for (RealServerSession session : all()) {
+      if (nowNanos - session.lastActivityNanos() > limit && !session.busy()) {
+        session.close();
+        counters.evicted();
+        evicted++;
+      }
+    }
+    return evicted;
   }
 
   /** Returns a snapshot of the live sessions. */
@@ -67,6 +166,11 @@ public final class SessionTable {
   /** Returns how many sessions are live. */
   public int size() {
     return sessions.size();
+  }
+
+  /** Returns the owner registry. */
+  public SessionOwnerRegistry owners() {
+    return owners;
   }
 
   private String newId() {

@@ -432,6 +432,11 @@ class AnnotatedToolsTest {
     }
 
     @Override
+    public boolean requireApproval(String message) {
+      return false;
+    }
+
+    @Override
     public void closeStreamForPolling() {}
   }
 }

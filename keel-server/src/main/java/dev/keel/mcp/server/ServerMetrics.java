@@ -1,0 +1,35 @@
+package dev.keel.mcp.server;
+
+/**
+ * What an operator watches on a running server. Values are read live; reading is cheap and
+ * never blocks. A Micrometer or Prometheus binding registers these as gauges and counters.
+ *
+ * <pre>{@code
+ * ServerMetrics m = server.metrics();
+ * log.info("sessions={} in-flight={} streams={}", m.sessions(), m.inFlightRequests(),
+ *     m.listeningStreams());
+ * }</pre>
+ */
+public interface ServerMetrics {
+
+  /** Returns the number of live legacy sessions. */
+  int sessions();
+
+  /** Returns the number of requests whose handlers are running. */
+  int inFlightRequests();
+
+  /** Returns the number of sessions with a listening stream attached. */
+  int listeningStreams();
+
+  /** Returns how many requests were cancelled (by the client, a timeout, a disconnect, a DELETE). */
+  long cancellations();
+
+  /** Returns how many sessions were evicted for idleness. */
+  long evictions();
+
+  /** Returns how many new sessions were refused because a limit was reached. */
+  long refusedSessions();
+
+  /** Returns how many requests were refused because the in-flight limit was reached. */
+  long refusedRequests();
+}
