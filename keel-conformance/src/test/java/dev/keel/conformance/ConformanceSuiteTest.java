@@ -45,6 +45,12 @@ class ConformanceSuiteTest {
     assertThat(passed).as("passed scenarios; full log in %s", results)
         .hasSize(SERVER_SCENARIOS);
     assertThat(failureChecks(results)).as("FAILURE checks in %s", results).isEmpty();
+    assertThat(checkStatuses(results, "server-sse-polling"))
+        .as("SEP-1699 polling: priming event, retry field, replay after reconnection")
+        .containsEntry("server-sse-priming-event", "SUCCESS")
+        .containsEntry("server-sse-retry-field", "SUCCESS")
+        .containsEntry("server-sse-disconnect-resume", "SUCCESS")
+        .doesNotContainValue("WARNING");
     assertThat(run.exit()).as("conformance exit status").isZero();
     assertThat(exit).as("keel fixtures exit status after SIGTERM").isZero();
   }
@@ -62,6 +68,22 @@ class ConformanceSuiteTest {
       }
     }
     return lines;
+  }
+
+  /** The status of every check of one scenario, by check id. */
+  static java.util.Map<String, String> checkStatuses(Path results, String scenario)
+      throws IOException {
+    java.util.Map<String, String> statuses = new java.util.LinkedHashMap<>();
+    try (Stream<Path> files = Files.walk(results)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().equals("checks.json")
+          && f.getParent().getFileName().toString().startsWith("server-" + scenario + "-"))
+          .toList()) {
+        for (JsonNode check : McpJson.standard().parse(Files.readString(file))) {
+          statuses.put(check.path("id").asString(""), check.path("status").asString(""));
+        }
+      }
+    }
+    return statuses;
   }
 
   /** Every check recorded with status FAILURE in the results' checks.json files. */

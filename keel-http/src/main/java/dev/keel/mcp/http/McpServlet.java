@@ -63,6 +63,16 @@ public final class McpServlet extends HttpServlet {
     return transport.openStreams();
   }
 
+  /** Returns how many GET listening streams are open. */
+  public int openListeningStreams() {
+    return transport.openListeningStreams();
+  }
+
+  /** Returns how many sessions the transport holds stream state for. */
+  public int trackedSessions() {
+    return transport.trackedSessions();
+  }
+
   @Override
   public void destroy() {
     transport.close();

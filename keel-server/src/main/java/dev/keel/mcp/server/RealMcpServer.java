@@ -65,7 +65,8 @@ final class RealMcpServer implements McpServer, ServerEngine {
     CancellationRegistry cancellations = new CancellationRegistry();
     // The counters read the table's size and the table updates the counters.
     SessionTable[] table = new SessionTable[1];
-    ServerCounters counters = new ServerCounters(() -> table[0] == null ? 0 : table[0].size());
+    ServerCounters counters = new ServerCounters(() -> table[0] == null ? 0 : table[0].size(),
+        () -> table[0] == null ? 0 : table[0].owners().size());
     SessionTable sessions = new SessionTable(
         new SessionTable.Limits(b.maxSessions, b.maxSessionsPerPrincipal, b.sessionIdleTimeout),
         new SessionOwnerRegistry(Math.max(SessionOwnerRegistry.DEFAULT_MAX_ENTRIES,

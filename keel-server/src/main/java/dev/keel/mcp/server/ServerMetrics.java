@@ -21,6 +21,9 @@ public interface ServerMetrics {
   /** Returns the number of sessions with a listening stream attached. */
   int listeningStreams();
 
+  /** Returns how many session ids are bound to an owner (sessions and notification channels). */
+  int ownerBindings();
+
   /** Returns how many requests were cancelled (by the client, a timeout, a disconnect, a DELETE). */
   long cancellations();
 

@@ -9,6 +9,7 @@ import java.util.function.IntSupplier;
 public final class ServerCounters implements ServerMetrics {
 
   private final IntSupplier sessions;
+  private final IntSupplier ownerBindings;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger listening = new AtomicInteger();
   private final LongAdder cancellations = new LongAdder();
@@ -16,9 +17,15 @@ public final class ServerCounters implements ServerMetrics {
   private final LongAdder refusedSessions = new LongAdder();
   private final LongAdder refusedRequests = new LongAdder();
 
-  /** Creates counters; the session count is read from {@code sessions}. */
-  public ServerCounters(IntSupplier sessions) {
+  /** Creates counters; the session and binding counts are read from the suppliers. */
+  public ServerCounters(IntSupplier sessions, IntSupplier ownerBindings) {
     this.sessions = sessions;
+    this.ownerBindings = ownerBindings;
+  }
+
+  @Override
+  public int ownerBindings() {
+    return ownerBindings.getAsInt();
   }
 
   @Override
