@@ -233,8 +233,10 @@ public final class RealServerSession implements ServerSession {
     synchronized (subscriptions) {
       subscriptions.clear();
     }
-    pending.close("session ended");
+    // Cancel the session's requests first, then fail what they wait on: a handler woken by the
+    // failed wait must already see its cancellation, so it sends nothing more.
     closer.accept(this);
+    pending.close("session ended");
     List<Runnable> actions;
     synchronized (closeActions) {
       actions = List.copyOf(closeActions);
