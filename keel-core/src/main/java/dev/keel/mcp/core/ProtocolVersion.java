@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The MCP protocol revisions Keel speaks, and version negotiation for the legacy handshake.
  *
- * <p>Legacy revisions (2025-03-26, 2025-06-18, 2025-11-25) use {@code initialize} and sessions.
+ * <p>Legacy revisions (2025-03-26, 2025-06-18, 2025-11-25) use {@code initialize} and sessions;
+ * modern ones (2026-07-28) carry version and capabilities in every request's {@code _meta}.
  */
 public final class ProtocolVersion {
 
@@ -19,6 +20,10 @@ public final class ProtocolVersion {
   public static final String LATEST_LEGACY = V2025_11_25;
   /** The legacy revisions Keel negotiates, newest first. */
   public static final List<String> LEGACY = List.of(V2025_11_25, V2025_06_18, V2025_03_26);
+  /** Revision 2026-07-28, the first stateless ("modern") revision. */
+  public static final String V2026_07_28 = "2026-07-28";
+  /** The modern revisions Keel serves statelessly, newest first. */
+  public static final List<String> MODERN = List.of(V2026_07_28);
   /**
    * The version assumed when an HTTP request carries no {@code MCP-Protocol-Version} header and
    * nothing else tells (spec 2025-11-25, transports).
@@ -26,6 +31,11 @@ public final class ProtocolVersion {
   public static final String HEADERLESS_DEFAULT = V2025_03_26;
 
   private ProtocolVersion() {}
+
+  /** Returns true when Keel serves this modern revision. */
+  public static boolean isModern(String version) {
+    return version != null && MODERN.contains(version);
+  }
 
   /** Returns true when Keel speaks this legacy revision. */
   public static boolean isLegacy(String version) {

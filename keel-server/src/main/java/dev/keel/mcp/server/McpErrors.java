@@ -27,11 +27,18 @@ public final class McpErrors {
     return McpException.invalidParams(message);
   }
 
-  /** Returns {@code -32021}: the client lacks a capability this request needs. */
+  /**
+   * Returns {@code -32021}: the client lacks a capability this request needs. A dotted name
+   * ({@code "elicitation.url"}) names a refinement; {@code data.requiredCapabilities} is the
+   * capability object the client would have to declare ({@code {"elicitation":{"url":{}}}}).
+   */
   public static McpException missingCapability(String capability) {
     ObjectNode data = McpJson.object();
-    data.putArray("requiredCapabilities").add(capability);
+    ObjectNode node = data.putObject("requiredCapabilities");
+    for (String part : capability.split("\\.")) {
+      node = node.putObject(part);
+    }
     return new McpException(ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
-        "Client does not support " + capability, data);
+        "Missing required client capability: " + capability, data);
   }
 }

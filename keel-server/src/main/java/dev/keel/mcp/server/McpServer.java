@@ -115,6 +115,20 @@ public interface McpServer extends AutoCloseable {
     Duration sessionIdleTimeout = Duration.ofMinutes(30);
     int maxInFlightRequests = 1_024;
     boolean notificationChannels;
+    byte[] requestStateKey;
+    final List<byte[]> previousRequestStateKeys = new ArrayList<>();
+    Duration requestStateTtl = Duration.ofMinutes(10);
+    int maxInputRounds = 16;
+    int maxSubscriptionsPerPrincipal = 16;
+    final java.util.Map<String, dev.keel.mcp.server.internal.dispatch.CacheHint> cacheHints =
+        new java.util.HashMap<>(java.util.Map.of(
+            "server/discover", new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "public"),
+            "tools/list", new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "private"),
+            "prompts/list", new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "private"),
+            "resources/list", new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "private"),
+            "resources/templates/list",
+            new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "private"),
+            "resources/read", new dev.keel.mcp.server.internal.dispatch.CacheHint(0, "private")));
     final List<Registration> registrations = new ArrayList<>();
 
     Builder() {}
@@ -229,6 +243,66 @@ public interface McpServer extends AutoCloseable {
      */
     public Builder notificationChannels(boolean value) {
       this.notificationChannels = value;
+      return this;
+    }
+
+    /**
+     * Sets the key that seals multi-round-trip {@code requestState}s (HMAC-SHA256, 32 bytes or
+     * more). By default each process draws a random key, so states do not survive a restart
+     * and cannot be opened by another node; set one key on every node to share them.
+     */
+    public Builder requestStateKey(byte[] key) {
+      Objects.requireNonNull(key, "key");
+      if (key.length < 32) {
+        throw new IllegalArgumentException("requestStateKey needs at least 32 bytes");
+      }
+      this.requestStateKey = key.clone();
+      return this;
+    }
+
+    /** Adds a retired key whose states are still accepted while clients finish (rotation). */
+    public Builder previousRequestStateKey(byte[] key) {
+      Objects.requireNonNull(key, "key");
+      if (key.length < 32) {
+        throw new IllegalArgumentException("previousRequestStateKey needs at least 32 bytes");
+      }
+      previousRequestStateKeys.add(key.clone());
+      return this;
+    }
+
+    /** Sets how long a {@code requestState} stays valid (default 10 minutes). */
+    public Builder requestStateTtl(Duration value) {
+      this.requestStateTtl = positive(value, "requestStateTtl");
+      return this;
+    }
+
+    /** Sets the most input rounds one stateless request may take (default 16). */
+    public Builder maxInputRounds(int value) {
+      this.maxInputRounds = positive(value, "maxInputRounds");
+      return this;
+    }
+
+    /** Sets the most open {@code subscriptions/listen} streams per principal (default 16). */
+    public Builder maxSubscriptionsPerPrincipal(int value) {
+      this.maxSubscriptionsPerPrincipal = positive(value, "maxSubscriptionsPerPrincipal");
+      return this;
+    }
+
+    /**
+     * Sets the cache hint stateless clients get on a method's results: {@code ttlMs} and
+     * {@code cacheScope} ({@code "public"} or {@code "private"}). Defaults: discovery 60 s
+     * public, lists 60 s private (they may differ per principal), reads 0.
+     *
+     * @param method {@code server/discover}, a list method or {@code resources/read}
+     */
+    public Builder cacheHint(String method, Duration ttl, String scope) {
+      Objects.requireNonNull(method, "method");
+      Objects.requireNonNull(ttl, "ttl");
+      if (!cacheHints.containsKey(method)) {
+        throw new IllegalArgumentException("no cache hint applies to " + method);
+      }
+      cacheHints.put(method, new dev.keel.mcp.server.internal.dispatch.CacheHint(
+          ttl.toMillis(), scope));
       return this;
     }
 

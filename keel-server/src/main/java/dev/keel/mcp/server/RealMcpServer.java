@@ -36,7 +36,11 @@ import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
+import dev.keel.mcp.server.internal.mrtr.RequestStateSealer;
+import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry;
+import java.time.Clock;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -55,6 +59,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
   private final Dispatcher dispatcher;
   private final ScheduledExecutorService timer;
   private final Semaphore admissions;
+  private final SubscriptionRegistry subscriptions;
   private final LoggingLevel defaultLogLevel;
   private volatile boolean listening;
 
@@ -62,6 +67,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     this.json = McpJson.create(b.limits);
     Implementation info = new Implementation(b.name, b.title, b.version, null, null, null);
     FeatureRegistry registry = new FeatureRegistry(this::listChanged);
+    this.subscriptions = new SubscriptionRegistry(b.maxSubscriptionsPerPrincipal);
     CancellationRegistry cancellations = new CancellationRegistry();
     // The counters read the table's size and the table updates the counters.
     SessionTable[] table = new SessionTable[1];
@@ -82,7 +88,10 @@ final class RealMcpServer implements McpServer, ServerEngine {
     });
     this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
-        b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer);
+        b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
+        new RequestStateSealer(b.requestStateKey, b.previousRequestStateKeys,
+            b.requestStateTtl, Clock.systemUTC(), json),
+        b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions);
     this.dispatcher = new Dispatcher(core);
     this.admissions = new Semaphore(b.maxInFlightRequests);
     this.defaultLogLevel = b.defaultLogLevel;
@@ -151,6 +160,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     if (!listening) {
       return;
     }
+    subscriptions.listChanged(kind);
     JsonRpcNotification notification = new JsonRpcNotification(kind.notification(), null);
     for (RealServerSession session : core.sessions().all()) {
       if (session.initialized()) {
@@ -214,7 +224,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     ObjectNode params = JsonNodeFactory.instance.objectNode().put("uri", uri);
     JsonRpcNotification notification =
         new JsonRpcNotification("notifications/resources/updated", params);
-    int told = 0;
+    int told = subscriptions.resourceUpdated(uri);
     for (RealServerSession session : core.sessions().all()) {
       if (session.subscribed(uri) && session.sendToListener(notification)) {
         told++;
@@ -298,8 +308,14 @@ final class RealMcpServer implements McpServer, ServerEngine {
   }
 
   @Override
+  public Optional<ObjectNode> toolInputSchema(String name) {
+    return core.registry().tool(name).map(t -> t.tool().inputSchema());
+  }
+
+  @Override
   public void close() {
     listening = false;
+    subscriptions.shutdown();
     for (RealServerSession session : core.sessions().all()) {
       session.close();
     }

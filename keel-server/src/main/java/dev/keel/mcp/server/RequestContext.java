@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The same methods work whatever protocol era the request came in: {@link #elicit} is a
  * server-to-client request in a legacy session and a multi-round-trip exchange in the stateless
- * era. A handler runs on its own thread (virtual where the JVM has them) and may block. When the
+ * era, where the handler runs again once the client has answered (see {@link InputRequests}). A handler runs on its own thread (virtual where the JVM has them) and may block. When the
  * request is cancelled, {@link #cancellation()} trips and the thread is interrupted (unless the
  * tool opted out); whatever it returns afterwards is dropped.
  *
@@ -83,6 +83,24 @@ public interface RequestContext {
 
   /** Sends structured log data to the client, when {@code level} passes its level. */
   void log(LoggingLevel level, String logger, JsonNode data);
+
+  /**
+   * Returns a builder for several questions to the client at once, answered together (one round
+   * trip in the stateless era).
+   */
+  InputRequests inputs();
+
+  /**
+   * Asks the user for input under a key the client sees (stateless era: the
+   * {@code inputRequests} key); otherwise like {@link #elicit(ElicitRequest)}.
+   */
+  ElicitResult elicit(String key, ElicitRequest request);
+
+  /** Asks the client's model for a message under a key; see {@link #elicit(String, ElicitRequest)}. */
+  CreateMessageResult sample(String key, CreateMessageRequest request);
+
+  /** Asks the client for its roots under a key; see {@link #elicit(String, ElicitRequest)}. */
+  List<Root> listRoots(String key);
 
   /**
    * Asks the user for input and blocks until they answer.

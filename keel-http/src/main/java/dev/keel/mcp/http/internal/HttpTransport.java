@@ -99,6 +99,10 @@ public final class HttpTransport implements AutoCloseable {
     if (message == null) {
       return;
     }
+    if (message instanceof JsonRpcRequest r && ModernGate.isModern(req, r)) {
+      postModern(req, resp, r);
+      return;
+    }
     boolean initialize = message instanceof JsonRpcRequest r && r.method().equals("initialize");
     if (!initialize && !gates.passVersion(req, resp)) {
       return;
@@ -141,6 +145,30 @@ public final class HttpTransport implements AutoCloseable {
     dispatch(req, resp, session, principal.get(), request);
   }
 
+  /**
+   * A stateless request: header checks before authentication, then the engine without any
+   * session. A {@code Mcp-Session-Id} it carries is ignored, and none is ever minted.
+   */
+  private void postModern(HttpServletRequest req, HttpServletResponse resp,
+      JsonRpcRequest request) throws IOException {
+    Optional<ModernGate.Refusal> refusal = ModernGate.check(req, request, engine);
+    if (refusal.isPresent()) {
+      ModernGate.Refusal r = refusal.get();
+      errors.write(resp, r.status(), request.id(), r.code(), r.message(), r.data());
+      return;
+    }
+    Optional<Principal> principal = authenticate(req, resp);
+    if (principal.isEmpty()) {
+      return;
+    }
+    if (!Gates.accepts(req, "application/json") && !Gates.accepts(req, "text/event-stream")) {
+      errors.write(resp, 406, ErrorCodes.INVALID_REQUEST,
+          "Not Acceptable: accept application/json or text/event-stream");
+      return;
+    }
+    dispatch(req, resp, null, principal.get(), request);
+  }
+
   private void dispatch(HttpServletRequest req, HttpServletResponse resp, ServerSession session,
       Principal principal, JsonRpcRequest request) throws IOException {
     boolean resumable = session != null && options.events() != null
@@ -156,7 +184,8 @@ public final class HttpTransport implements AutoCloseable {
     AsyncContext async = req.startAsync();
     async.setTimeout(0);
     PostExchange exchange = new PostExchange(context, async, streams,
-        Gates.accepts(req, "text/event-stream"), resumable);
+        Gates.accepts(req, "text/event-stream"), resumable, session == null
+            && ModernGate.isModern(req, request));
     try {
       executor.execute(() -> {
         Optional<JsonRpcMessage> response = Optional.empty();
@@ -250,10 +279,16 @@ public final class HttpTransport implements AutoCloseable {
       return null;
     }
     String sid = req.getHeader("Mcp-Session-Id");
-    if (sid == null || !Gates.validSessionId(sid)) {
-      errors.write(resp, 400, ErrorCodes.INVALID_REQUEST, sid == null
-          ? "Bad Request: Mcp-Session-Id header is required"
-          : "Bad Request: invalid Mcp-Session-Id");
+    if (sid == null) {
+      // Without a legacy session there is no stream to open or session to end; the stateless
+      // era has neither (spec 2026-07-28, backward compatibility).
+      resp.setHeader("Allow", "POST");
+      errors.write(resp, 405, ErrorCodes.INVALID_REQUEST,
+          "Method Not Allowed: " + req.getMethod() + " needs a legacy session");
+      return null;
+    }
+    if (!Gates.validSessionId(sid)) {
+      errors.write(resp, 400, ErrorCodes.INVALID_REQUEST, "Bad Request: invalid Mcp-Session-Id");
       return null;
     }
     if (mayOpenChannel) {

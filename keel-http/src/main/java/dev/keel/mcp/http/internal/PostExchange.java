@@ -1,5 +1,7 @@
 package dev.keel.mcp.http.internal;
 
+import dev.keel.mcp.core.ErrorCodes;
+import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.http.spi.EventStore;
 import dev.keel.mcp.server.transport.MessageStream;
@@ -36,12 +38,15 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
   private final SessionStreams streams;
   private final boolean sseAccepted;
   private final boolean resumable;
+  private final boolean modern;
   private final long startedNanos = System.nanoTime();
   private AsyncContext async;
   private SseWriter writer;
   private String streamId;
   private boolean sse;
   private boolean finished;
+  private boolean held;
+  private Runnable onGone;
   private Consumer<String> cancel;
 
   /**
@@ -51,11 +56,12 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
    * @param resumable whether events are stored for resumption
    */
   PostExchange(TransportContext context, AsyncContext async, SessionStreams streams,
-      boolean sseAccepted, boolean resumable) {
+      boolean sseAccepted, boolean resumable, boolean modern) {
     this.context = context;
     this.async = async;
     this.streams = streams;
     this.sseAccepted = sseAccepted;
+    this.modern = modern;
     this.resumable = resumable && streams != null && context.events() != null;
     async.addListener(this);
     context.keepAlive().add(this);
@@ -115,18 +121,53 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     }
   }
 
-  /** Sends the response (or, for a cancelled request, nothing) and ends the exchange. */
-  void finish(Optional<JsonRpcMessage> response) {
-    byte[] bytes = response.map(r -> context.codec().encode(r)).orElse(null);
+  @Override
+  public boolean hold(Runnable whenGone) {
     lock.lock();
     try {
       if (finished) {
+        return false;
+      }
+      held = true;
+      onGone = whenGone;
+      if (!sse) {
+        openSse();
+      }
+      return writer != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void release() {
+    lock.lock();
+    try {
+      if (!finished) {
+        finished = true;
+        held = false;
+        context.keepAlive().remove(this);
+        dropConnection();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Sends the response (or, for a cancelled request, nothing) and ends the exchange. */
+  void finish(Optional<JsonRpcMessage> response) {
+    byte[] bytes = response.map(r -> context.codec().encode(r)).orElse(null);
+    int status = response.map(this::statusOf).orElse(200);
+    lock.lock();
+    try {
+      if (finished || (held && response.isEmpty())) {
+        // a held stream (a subscription) outlives its handler
         return;
       }
       finished = true;
       context.keepAlive().remove(this);
       if (!sse) {
-        finishPlain(bytes);
+        finishPlain(bytes, status);
       } else {
         if (bytes != null) {
           deliver(bytes);
@@ -141,11 +182,27 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     }
   }
 
-  private void finishPlain(byte[] bytes) {
+  /**
+   * The HTTP status of a stateless error answered as plain JSON: an unknown method is 404, a
+   * missing capability or version problem 400 (spec 2026-07-28); everything else is 200.
+   */
+  private int statusOf(JsonRpcMessage response) {
+    if (!modern || !(response instanceof JsonRpcErrorResponse e)) {
+      return 200;
+    }
+    return switch (e.error().code()) {
+      case ErrorCodes.METHOD_NOT_FOUND -> 404;
+      case ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+          ErrorCodes.HEADER_MISMATCH -> 400;
+      default -> 200;
+    };
+  }
+
+  private void finishPlain(byte[] bytes, int status) {
     HttpServletResponse resp = (HttpServletResponse) async.getResponse();
     try {
       if (bytes != null) {
-        resp.setStatus(200);
+        resp.setStatus(status);
         resp.setContentType("application/json");
         resp.setContentLength(bytes.length);
         resp.getOutputStream().write(bytes);
@@ -264,6 +321,17 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
 
   private void connectionLost() {
     dropConnection();
+    if (held) {
+      held = false;
+      finished = true;
+      context.keepAlive().remove(this);
+      Runnable gone = onGone;
+      onGone = null;
+      if (gone != null) {
+        gone.run();
+      }
+      return;
+    }
     if (!resumable && !finished && cancel != null) {
       cancel.accept("client disconnected");
     }

@@ -79,6 +79,7 @@ public final class StdioServerTransport {
     } catch (IOException e) {
       LOG.debug("stdin failed, ending the session", e);
     } finally {
+      output.gone();
       ServerSession current = session.get();
       if (current != null) {
         current.close();
@@ -152,6 +153,9 @@ public final class StdioServerTransport {
   private final class Output implements MessageStream {
     private final OutputStream out;
     private final ReentrantLock lock = new ReentrantLock();
+    private final String scope = "stdio:" + java.util.UUID.randomUUID();
+    private final java.util.List<Runnable> onGone =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean broken;
 
     Output(OutputStream out) {
@@ -181,6 +185,23 @@ public final class StdioServerTransport {
 
     boolean broken() {
       return broken;
+    }
+
+    @Override
+    public String cancellationScope() {
+      return scope;
+    }
+
+    @Override
+    public boolean hold(Runnable whenGone) {
+      onGone.add(whenGone);
+      return true;
+    }
+
+    /** The peer went away: every held stream (subscription) ends. */
+    void gone() {
+      onGone.forEach(Runnable::run);
+      onGone.clear();
     }
 
     void flushQuietly() {

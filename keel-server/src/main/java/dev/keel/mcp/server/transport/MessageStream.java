@@ -30,4 +30,28 @@ public interface MessageStream {
    * dropped connection that cannot be resumed). The default ignores it.
    */
   default void requestStarted(java.util.function.Consumer<String> cancel) {}
+
+  /**
+   * Keeps this request's stream open after its handler returned, for a request answered later
+   * (a {@code subscriptions/listen}). Later messages go through {@link #send}; {@link #release}
+   * ends the stream. The default cannot hold streams.
+   *
+   * @param onGone runs once when the peer goes away while the stream is held
+   * @return false when this transport cannot hold streams
+   */
+  default boolean hold(Runnable onGone) {
+    return false;
+  }
+
+  /** Ends a held stream after its last message. The default does nothing. */
+  default void release() {}
+
+  /**
+   * Returns the scope in which a client's {@code notifications/cancelled} names the stateless
+   * requests of this connection (stdio), or null where closing the stream is the cancellation
+   * (HTTP). Legacy requests are always scoped by their session.
+   */
+  default String cancellationScope() {
+    return null;
+  }
 }

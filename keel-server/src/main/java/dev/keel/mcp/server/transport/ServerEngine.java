@@ -43,6 +43,12 @@ public interface ServerEngine {
   Optional<ServerSession> attachChannel(String id, Principal principal);
 
   /**
+   * Returns the input schema of a tool, for transports that check arguments mirrored into
+   * headers ({@code x-mcp-header}).
+   */
+  Optional<tools.jackson.databind.node.ObjectNode> toolInputSchema(String name);
+
+  /**
    * Takes a slot under the in-flight limit; a transport calls it before it starts a handler
    * thread and answers "busy" (HTTP 503) when it is empty.
    */

@@ -58,7 +58,9 @@ public final class ApprovalGate {
         meta.isEmpty() ? null : meta);
     ElicitResult result;
     try {
-      result = ctx.elicit(request);
+      // A fresh key per question, the same on every run of the handler (stateless retries).
+      String key = ctx instanceof RealRequestContext real ? real.autoKey("approval") : "approval";
+      result = ctx.elicit(key, request);
     } catch (RequestCancelledException e) {
       throw e;
     } catch (McpException | RequestTimeoutException | ConnectionClosedException

@@ -19,7 +19,9 @@ import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.server.ToolOptions;
+import dev.keel.mcp.server.internal.mrtr.InputRequiredSignal;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
 import java.time.Duration;
 import java.util.Map;
@@ -43,6 +45,12 @@ public final class Dispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
+  /** Methods of the legacy era. */
+  private static final Set<String> LEGACY_METHODS = Set.of("ping", "logging/setLevel",
+      "completion/complete", "tools/list", "tools/call", "resources/list",
+      "resources/templates/list", "resources/read", "resources/subscribe",
+      "resources/unsubscribe", "prompts/list", "prompts/get");
+
   /** The methods whose handlers are user code, and so run under a timeout. */
   private static final Set<String> USER_CODE = Set.of("tools/call", "resources/read",
       "prompts/get", "completion/complete");
@@ -60,7 +68,9 @@ public final class Dispatcher {
       Map.entry("resources/subscribe", ResourceMethods::subscribe),
       Map.entry("resources/unsubscribe", ResourceMethods::unsubscribe),
       Map.entry("prompts/list", PromptMethods::list),
-      Map.entry("prompts/get", PromptMethods::get));
+      Map.entry("prompts/get", PromptMethods::get),
+      Map.entry("server/discover", UtilityMethods::discover),
+      Map.entry("subscriptions/listen", ListenMethod::listen));
 
   /** Creates a dispatcher over the server's shared state. */
   public Dispatcher(ServerCore core) {
@@ -106,7 +116,7 @@ public final class Dispatcher {
       session.touch();
     }
     if (message instanceof JsonRpcNotification n) {
-      onNotification(session, n);
+      onNotification(session, n, stream);
       return Optional.empty();
     }
     if (!(message instanceof JsonRpcRequest request)) {
@@ -119,6 +129,9 @@ public final class Dispatcher {
       return Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: a notification must not carry an id")));
     }
+    if (ModernRequests.isModern(request)) {
+      return handleModern(principal, request, stream);
+    }
     if (session != null && session.isChannel()) {
       return Optional.of(error(request.id(), McpException.invalidRequest(
           "Invalid Request: a notification channel takes no requests")));
@@ -127,24 +140,51 @@ public final class Dispatcher {
       return Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: initialize opens a new session")));
     }
-    MethodHandler handler = methods.get(request.method());
+    MethodHandler handler = LEGACY_METHODS.contains(request.method())
+        ? methods.get(request.method()) : null;
     if (handler == null) {
       return Optional.of(error(request.id(), McpException.methodNotFound(request.method())));
     }
-    return run(session, principal, request, stream, handler);
+    RequestView view = new RequestView(false, session,
+        session == null || session.protocolVersion() == null
+            ? ProtocolVersion.LATEST_LEGACY : session.protocolVersion(),
+        session == null ? ClientCapabilities.none() : session.clientCapabilities(),
+        session == null ? null : session.clientInfo(),
+        session == null ? core.defaultLogLevel() : session.logLevel(), null);
+    return run(view, principal, request, stream, handler);
   }
 
-  private Optional<JsonRpcMessage> run(RealServerSession session, Principal principal,
+  /** A stateless request: served without any session, whatever the transport carried. */
+  private Optional<JsonRpcMessage> handleModern(Principal principal, JsonRpcRequest request,
+      MessageStream stream) {
+    RequestView view;
+    try {
+      view = ModernRequests.view(core, request, principal);
+    } catch (McpException e) {
+      return Optional.of(new JsonRpcErrorResponse(request.id(), ModernRequests.error(e)));
+    }
+    MethodHandler handler = ModernRequests.METHODS.contains(request.method())
+        ? methods.get(request.method()) : null;
+    if (handler == null) {
+      return Optional.of(error(request.id(), McpException.methodNotFound(request.method())));
+    }
+    return run(view, principal, request, stream, handler);
+  }
+
+  private Optional<JsonRpcMessage> run(RequestView view, Principal principal,
       JsonRpcRequest request, MessageStream stream, MethodHandler handler) {
+    RealServerSession session = view.session();
     Optional<ToolEntry> tool = toolOf(request);
     ToolOptions options = tool.map(ToolEntry::options).orElse(ToolOptions.defaults());
     CancellationSource source = new CancellationSource(options.interruptOnCancel());
     source.onCancel(core.counters()::cancelled);
-    // Registered before the handler starts, so an immediate cancel is never lost.
-    long entry = session == null ? 0
-        : core.cancellations().register(session.id(), request.id(), source);
+    // Registered before the handler starts, so an immediate cancel is never lost. The scope is
+    // the legacy session, or the connection a stateless request came on (stdio).
+    String scope = session != null ? session.id() : stream.cancellationScope();
+    long entry = scope == null ? 0
+        : core.cancellations().register(scope, request.id(), source);
     RealRequestContext ctx =
-        new RealRequestContext(core, session, principal, request, stream, source);
+        new RealRequestContext(core, view, principal, request, stream, source);
     stream.requestStarted(source::cancel);
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
     ScheduledFuture<?> timer = USER_CODE.contains(request.method())
@@ -158,11 +198,19 @@ public final class Dispatcher {
       ObjectNode params = request.params() == null
           ? JsonNodeFactory.instance.objectNode() : request.params();
       JsonNode result = handler.handle(ctx, params);
-      return finished(ctx, request, timeout, () -> new JsonRpcResponse(request.id(), result));
+      if (result == MethodHandler.HELD) {
+        return Optional.empty();
+      }
+      JsonNode shaped = view.modern()
+          ? ModernRequests.complete(core, request.method(), result) : result;
+      return finished(ctx, request, timeout, () -> new JsonRpcResponse(request.id(), shaped));
+    } catch (InputRequiredSignal signal) {
+      return finished(ctx, request, timeout, () -> inputRequired(view, principal, request,
+          signal));
     } catch (RequestCancelledException e) {
       return finished(ctx, request, timeout, null);
     } catch (McpException e) {
-      return finished(ctx, request, timeout, () -> error(request.id(), e));
+      return finished(ctx, request, timeout, () -> error(view, request.id(), e));
     } catch (Exception | Error e) {
       // Errors too: a handler that dies must still leave its request with an answer.
       if (!source.isCancelled()) {
@@ -176,12 +224,28 @@ public final class Dispatcher {
       if (timer != null) {
         timer.cancel(false);
       }
+      if (scope != null) {
+        core.cancellations().deregister(scope, request.id(), entry);
+      }
       if (session != null) {
-        core.cancellations().deregister(session.id(), request.id(), entry);
         session.requestEnded();
       }
       core.counters().requestEnded();
     }
+  }
+
+  private JsonRpcMessage inputRequired(RequestView view, Principal principal,
+      JsonRpcRequest request, InputRequiredSignal signal) {
+    try {
+      return new JsonRpcResponse(request.id(), ModernRequests.inputRequired(core, request,
+          principal, view.round(), signal.inputRequests()));
+    } catch (McpException e) {
+      return error(view, request.id(), e);
+    }
+  }
+
+  private static JsonRpcErrorResponse error(RequestView view, RequestId id, McpException e) {
+    return new JsonRpcErrorResponse(id, view.modern() ? ModernRequests.error(e) : e.toError());
   }
 
   /**
@@ -203,8 +267,11 @@ public final class Dispatcher {
     String message = "timed out after " + timeout.toMillis() + " ms";
     if (request.method().equals("tools/call")) {
       String name = toolOf(request).map(t -> t.tool().name()).orElse("tool");
-      return new JsonRpcResponse(request.id(), core.json().toTree(
-          CallToolResult.error("Tool " + name + " " + message)));
+      JsonNode result = core.json().toTree(CallToolResult.error("Tool " + name + " " + message));
+      if (ModernRequests.isModern(request)) {
+        result = ModernRequests.complete(core, request.method(), result);
+      }
+      return new JsonRpcResponse(request.id(), result);
     }
     return error(request.id(), new McpException(ErrorCodes.SERVER_ERROR,
         "Request " + message));
@@ -219,7 +286,8 @@ public final class Dispatcher {
         : Optional.empty();
   }
 
-  private void onNotification(RealServerSession session, JsonRpcNotification n) {
+  private void onNotification(RealServerSession session, JsonRpcNotification n,
+      MessageStream stream) {
     switch (n.method()) {
       case "notifications/initialized" -> {
         if (session != null) {
@@ -228,10 +296,19 @@ public final class Dispatcher {
       }
       case "notifications/cancelled" -> {
         RequestId id = requestIdOf(n.params());
-        if (session != null && id != null) {
-          JsonNode reason = n.params().get("reason");
-          String why = reason != null && reason.isString() ? reason.stringValue() : "cancelled";
+        if (id == null) {
+          return;
+        }
+        JsonNode reason = n.params().get("reason");
+        String why = reason != null && reason.isString() ? reason.stringValue() : "cancelled";
+        if (session != null) {
           core.cancellations().cancel(session.id(), id, "client: " + why);
+        }
+        // Stateless requests and subscriptions on this connection (stdio).
+        String scope = stream.cancellationScope();
+        if (scope != null) {
+          core.cancellations().cancel(scope, id, "client: " + why);
+          core.subscriptions().cancel(stream, id);
         }
       }
       default -> LOG.debug("ignored notification {}", n.method());

@@ -8,6 +8,12 @@ import tools.jackson.databind.node.ObjectNode;
 interface MethodHandler {
 
   /**
+   * Returned by a handler whose request stays open after it returns (a subscription): the
+   * dispatcher sends no response now; the stream carries the rest.
+   */
+  JsonNode HELD = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+
+  /**
    * Returns the result.
    *
    * @param params the params, never null ({@code {}} when absent)

@@ -3,8 +3,6 @@ package dev.keel.mcp.server.internal.dispatch;
 import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
-import dev.keel.mcp.core.McpJson;
-import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.RequestCancelledException;
 import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.internal.engine.PendingRequests;
@@ -18,15 +16,15 @@ import dev.keel.mcp.core.schema.CreateMessageResult;
 import dev.keel.mcp.core.schema.ElicitRequest;
 import dev.keel.mcp.core.schema.ElicitResult;
 import dev.keel.mcp.core.schema.Implementation;
-import dev.keel.mcp.core.schema.ListRootsResult;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.core.schema.Root;
-import dev.keel.mcp.server.McpErrors;
+import dev.keel.mcp.server.InputRequests;
 import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.RequestContext;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.transport.MessageStream;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -34,26 +32,28 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The context of one request. Everything it sends goes on the request's own stream, and nothing
- * is sent once the request completed or was cancelled.
+ * is sent once the request completed or was cancelled. Where the version, capabilities and log
+ * level come from depends on the era ({@link RequestView}); handlers never see the difference.
  */
 public final class RealRequestContext implements RequestContext {
 
   private final ServerCore core;
-  private final RealServerSession session;
+  private final RequestView view;
   private final Principal principal;
   private final JsonRpcRequest request;
   private final MessageStream stream;
   private final CancellationSource source;
   private final JsonNode progressToken;
   private final ReentrantLock progressLock = new ReentrantLock();
+  private final AtomicInteger autoKeys = new AtomicInteger();
   private double lastProgress = Double.NEGATIVE_INFINITY;
   private volatile boolean done;
   private volatile boolean timedOut;
 
-  RealRequestContext(ServerCore core, RealServerSession session, Principal principal,
+  RealRequestContext(ServerCore core, RequestView view, Principal principal,
       JsonRpcRequest request, MessageStream stream, CancellationSource source) {
     this.core = core;
-    this.session = session;
+    this.view = view;
     this.principal = principal;
     this.request = request;
     this.stream = stream;
@@ -91,13 +91,21 @@ public final class RealRequestContext implements RequestContext {
     return source;
   }
 
-  /** Returns the session, or null. */
+  /** Returns the legacy session, or null. */
   RealServerSession session() {
-    return session;
+    return view.session();
+  }
+
+  RequestView view() {
+    return view;
   }
 
   ServerCore core() {
     return core;
+  }
+
+  MessageStream stream() {
+    return stream;
   }
 
   @Override
@@ -112,23 +120,22 @@ public final class RealRequestContext implements RequestContext {
 
   @Override
   public String sessionId() {
-    return session == null ? null : session.id();
+    return view.session() == null ? null : view.session().id();
   }
 
   @Override
   public String protocolVersion() {
-    return session == null || session.protocolVersion() == null
-        ? ProtocolVersion.LATEST_LEGACY : session.protocolVersion();
+    return view.protocolVersion();
   }
 
   @Override
   public ClientCapabilities clientCapabilities() {
-    return session == null ? ClientCapabilities.none() : session.clientCapabilities();
+    return view.capabilities();
   }
 
   @Override
   public Implementation clientInfo() {
-    return session == null ? null : session.clientInfo();
+    return view.clientInfo();
   }
 
   @Override
@@ -187,8 +194,8 @@ public final class RealRequestContext implements RequestContext {
 
   @Override
   public void log(LoggingLevel level, String logger, JsonNode data) {
-    LoggingLevel threshold = session == null ? core.defaultLogLevel() : session.logLevel();
-    if (!level.atLeast(threshold)) {
+    LoggingLevel threshold = view.logThreshold();
+    if (threshold == null || !level.atLeast(threshold)) {
       return;
     }
     ObjectNode params = JsonNodeFactory.instance.objectNode();
@@ -201,37 +208,43 @@ public final class RealRequestContext implements RequestContext {
   }
 
   @Override
+  public InputRequests inputs() {
+    return new RealInputRequests(this);
+  }
+
+  @Override
   public ElicitResult elicit(ElicitRequest elicit) {
-    ClientCapabilities caps = clientCapabilities();
-    boolean supported = elicit.isUrlMode() ? caps.supportsElicitationUrl()
-        : caps.supportsElicitationForm();
-    if (!supported) {
-      throw McpErrors.missingCapability(elicit.isUrlMode() ? "elicitation.url" : "elicitation");
-    }
-    JsonNode result = ask("elicitation/create", core.json().toObject(elicit));
-    return peerResult("elicitation/create", result, ElicitResult.class);
+    return elicit(autoKey("elicitation"), elicit);
+  }
+
+  @Override
+  public ElicitResult elicit(String key, ElicitRequest elicit) {
+    return inputs().elicit(key, elicit).collect().elicitation(key);
   }
 
   @Override
   public CreateMessageResult sample(CreateMessageRequest sampling) {
-    ClientCapabilities caps = clientCapabilities();
-    if (!caps.supportsSampling()) {
-      throw McpErrors.missingCapability("sampling");
-    }
-    if (sampling.tools() != null && !caps.supportsSamplingTools()) {
-      throw McpErrors.missingCapability("sampling.tools");
-    }
-    JsonNode result = ask("sampling/createMessage", core.json().toObject(sampling));
-    return peerResult("sampling/createMessage", result, CreateMessageResult.class);
+    return sample(autoKey("sampling"), sampling);
+  }
+
+  @Override
+  public CreateMessageResult sample(String key, CreateMessageRequest sampling) {
+    return inputs().sample(key, sampling).collect().sampling(key);
   }
 
   @Override
   public List<Root> listRoots() {
-    if (!clientCapabilities().supportsRoots()) {
-      throw McpErrors.missingCapability("roots");
-    }
-    JsonNode result = ask("roots/list", null);
-    return peerResult("roots/list", result, ListRootsResult.class).roots();
+    return listRoots(autoKey("roots"));
+  }
+
+  @Override
+  public List<Root> listRoots(String key) {
+    return inputs().listRoots(key).collect().roots(key);
+  }
+
+  /** Keys for unnamed questions: the same on every run of the handler, so retries line up. */
+  String autoKey(String kind) {
+    return kind + "-" + autoKeys.incrementAndGet();
   }
 
   @Override
@@ -246,7 +259,9 @@ public final class RealRequestContext implements RequestContext {
     }
   }
 
-  private JsonNode ask(String method, ObjectNode params) {
+  /** Sends a request to the client on this request's stream (legacy era) and waits. */
+  JsonNode ask(String method, ObjectNode params) {
+    RealServerSession session = view.session();
     if (session == null) {
       throw new McpException(ErrorCodes.INVALID_REQUEST,
           "Cannot send " + method + " to a client without a session");
@@ -261,14 +276,5 @@ public final class RealRequestContext implements RequestContext {
       throw new McpException(ErrorCodes.INTERNAL_ERROR, "Internal error");
     }
     return pending.await(method, core.clientRequestTimeout(), source);
-  }
-
-  private <T> T peerResult(String method, JsonNode result, Class<T> type) {
-    try {
-      return core.json().fromTree(result, type);
-    } catch (McpException e) {
-      throw new McpException(ErrorCodes.INVALID_PARAMS,
-          "The client answered " + method + " with an invalid result");
-    }
   }
 }

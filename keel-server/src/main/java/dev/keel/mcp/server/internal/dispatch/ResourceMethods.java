@@ -90,7 +90,7 @@ final class ResourceMethods {
     return JsonNodeFactory.instance.objectNode();
   }
 
-  private static boolean exists(ServerCore core, String uri) {
+  static boolean exists(ServerCore core, String uri) {
     return core.registry().resource(uri).isPresent()
         || core.registry().firstTemplate(t -> t.uriTemplate().match(uri)).isPresent();
   }

@@ -10,7 +10,10 @@ import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
 import dev.keel.mcp.server.internal.registry.FeatureRegistry;
 import dev.keel.mcp.server.internal.session.SessionTable;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
+import dev.keel.mcp.server.internal.mrtr.RequestStateSealer;
+import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -31,9 +34,15 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param handlerTimeout how long a handler may run unless its tool says otherwise
  * @param counters the metrics
  * @param timer the server's timer thread (timeouts, idle eviction); it never runs handlers
+ * @param requestStates seals and opens multi-round-trip request states
+ * @param maxInputRounds the most rounds one multi-round-trip request may take
+ * @param cacheHints the cache hints of stateless results, by method
+ * @param subscriptions the open subscriptions/listen streams
  */
 public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
     SessionTable sessions, CancellationRegistry cancellations, SchemaRegistry schemas,
     Implementation info, ServerCapabilities capabilities, String instructions, int pageSize,
     Duration clientRequestTimeout, LoggingLevel defaultLogLevel, Duration handlerTimeout,
-    ServerCounters counters, ScheduledExecutorService timer) {}
+    ServerCounters counters, ScheduledExecutorService timer,
+    RequestStateSealer requestStates, int maxInputRounds, Map<String, CacheHint> cacheHints,
+    SubscriptionRegistry subscriptions) {}

@@ -22,6 +22,18 @@ final class UtilityMethods {
     return JsonNodeFactory.instance.objectNode();
   }
 
+  /** {@code server/discover}: versions, capabilities and instructions, for any era's probe. */
+  static JsonNode discover(RealRequestContext ctx, ObjectNode params) {
+    ServerCore core = ctx.core();
+    ObjectNode result = JsonNodeFactory.instance.objectNode();
+    dev.keel.mcp.core.ProtocolVersion.MODERN.forEach(result.putArray("supportedVersions")::add);
+    result.set("capabilities", core.json().toTree(core.capabilities()));
+    if (core.instructions() != null) {
+      result.put("instructions", core.instructions());
+    }
+    return result;
+  }
+
   static JsonNode setLevel(RealRequestContext ctx, ObjectNode params) {
     JsonNode level = params.get("level");
     LoggingLevel parsed;

@@ -176,6 +176,9 @@ public final class AnnotatedTools {
         if (e.getCause() instanceof Exception cause) {
           throw cause;
         }
+        if (e.getCause() instanceof Error error) {
+          throw error;
+        }
         throw e;
       }
       return toResult(returned, json, wrap);

@@ -437,6 +437,26 @@ class AnnotatedToolsTest {
     }
 
     @Override
+    public dev.keel.mcp.server.InputRequests inputs() {
+      throw new UnsupportedOperationException("the stub asks the client nothing");
+    }
+
+    @Override
+    public ElicitResult elicit(String key, ElicitRequest request) {
+      throw new UnsupportedOperationException("the stub asks the client nothing");
+    }
+
+    @Override
+    public CreateMessageResult sample(String key, CreateMessageRequest request) {
+      throw new UnsupportedOperationException("the stub asks the client nothing");
+    }
+
+    @Override
+    public List<Root> listRoots(String key) {
+      throw new UnsupportedOperationException("the stub asks the client nothing");
+    }
+
+    @Override
     public void closeStreamForPolling() {}
   }
 }

@@ -1,0 +1,180 @@
+package dev.keel.mcp.server.internal.dispatch;
+
+import dev.keel.mcp.core.McpException;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.schema.ClientCapabilities;
+import dev.keel.mcp.core.schema.CreateMessageRequest;
+import dev.keel.mcp.core.schema.CreateMessageResult;
+import dev.keel.mcp.core.schema.ElicitRequest;
+import dev.keel.mcp.core.schema.ElicitResult;
+import dev.keel.mcp.core.schema.ListRootsResult;
+import dev.keel.mcp.core.schema.Root;
+import dev.keel.mcp.server.InputAnswers;
+import dev.keel.mcp.server.InputRequests;
+import dev.keel.mcp.server.McpErrors;
+import dev.keel.mcp.server.internal.mrtr.InputRequiredSignal;
+import dev.keel.mcp.server.internal.mrtr.MrtrRound;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Questions to the client, asked the way the request's era asks: as requests on the request's
+ * stream (legacy) or as one {@code input_required} round (stateless).
+ */
+final class RealInputRequests implements InputRequests {
+
+  private enum Kind {
+    ELICIT("elicitation/create"), SAMPLE("sampling/createMessage"), ROOTS("roots/list");
+
+    final String method;
+
+    Kind(String method) {
+      this.method = method;
+    }
+  }
+
+  private record Question(String key, Kind kind, ObjectNode params) {}
+
+  private final RealRequestContext ctx;
+  private final List<Question> questions = new ArrayList<>();
+
+  RealInputRequests(RealRequestContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public InputRequests elicit(String key, ElicitRequest request) {
+    return add(key, Kind.ELICIT, ctx.core().json().toObject(request));
+  }
+
+  @Override
+  public InputRequests sample(String key, CreateMessageRequest request) {
+    return add(key, Kind.SAMPLE, ctx.core().json().toObject(request));
+  }
+
+  @Override
+  public InputRequests listRoots(String key) {
+    return add(key, Kind.ROOTS, null);
+  }
+
+  private InputRequests add(String key, Kind kind, ObjectNode params) {
+    if (key == null || key.isBlank()) {
+      throw new IllegalArgumentException("an input request needs a non-blank key");
+    }
+    if (questions.stream().anyMatch(q -> q.key().equals(key))) {
+      throw new IllegalArgumentException("input key used twice: " + key);
+    }
+    questions.add(new Question(key, kind, params));
+    return this;
+  }
+
+  @Override
+  public InputAnswers collect() {
+    for (Question q : questions) {
+      requireCapability(q);
+    }
+    Map<String, Object> answers = new LinkedHashMap<>();
+    MrtrRound round = ctx.view().round();
+    if (!ctx.view().modern()) {
+      for (Question q : questions) {
+        answers.put(q.key(), parse(q, ctx.ask(q.kind().method, q.params())));
+      }
+      return new Answers(answers);
+    }
+    if (round == null) {
+      throw McpException.invalidRequest("Invalid Request: " + ctx.method()
+          + " cannot ask the client for input");
+    }
+    ObjectNode missing = McpJson.object();
+    for (Question q : questions) {
+      JsonNode answer = round.answer(q.key());
+      if (answer == null) {
+        ObjectNode request = missing.putObject(q.key());
+        request.put("method", q.kind().method);
+        request.set("params", q.params() == null ? McpJson.object() : q.params());
+      } else {
+        answers.put(q.key(), parse(q, answer));
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new InputRequiredSignal(missing);
+    }
+    return new Answers(answers);
+  }
+
+  private void requireCapability(Question q) {
+    ClientCapabilities caps = ctx.clientCapabilities();
+    switch (q.kind()) {
+      case ELICIT -> {
+        boolean url = q.params() != null && "url".equals(q.params().path("mode").asString(""));
+        if (url ? !caps.supportsElicitationUrl() : !caps.supportsElicitationForm()) {
+          throw McpErrors.missingCapability(url ? "elicitation.url" : "elicitation");
+        }
+      }
+      case SAMPLE -> {
+        if (!caps.supportsSampling()) {
+          throw McpErrors.missingCapability("sampling");
+        }
+        if (q.params() != null && q.params().has("tools") && !caps.supportsSamplingTools()) {
+          throw McpErrors.missingCapability("sampling.tools");
+        }
+      }
+      case ROOTS -> {
+        if (!caps.supportsRoots()) {
+          throw McpErrors.missingCapability("roots");
+        }
+      }
+    }
+  }
+
+  private Object parse(Question q, JsonNode answer) {
+    if (answer == null || !answer.isObject()) {
+      throw McpException.invalidParams("Invalid input response: " + q.key());
+    }
+    try {
+      return switch (q.kind()) {
+        case ELICIT -> ctx.core().json().fromTree(answer, ElicitResult.class);
+        case SAMPLE -> ctx.core().json().fromTree(answer, CreateMessageResult.class);
+        case ROOTS -> ctx.core().json().fromTree(answer, ListRootsResult.class).roots();
+      };
+    } catch (McpException e) {
+      throw McpException.invalidParams("Invalid input response: " + q.key());
+    }
+  }
+
+  private static final class Answers implements InputAnswers {
+    private final Map<String, Object> byKey;
+
+    Answers(Map<String, Object> byKey) {
+      this.byKey = byKey;
+    }
+
+    @Override
+    public ElicitResult elicitation(String key) {
+      return get(key, ElicitResult.class);
+    }
+
+    @Override
+    public CreateMessageResult sampling(String key) {
+      return get(key, CreateMessageResult.class);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Root> roots(String key) {
+      return get(key, List.class);
+    }
+
+    private <T> T get(String key, Class<T> type) {
+      Object value = byKey.get(key);
+      if (!type.isInstance(value)) {
+        throw new IllegalArgumentException("no " + type.getSimpleName() + " answer under " + key);
+      }
+      return type.cast(value);
+    }
+  }
+}
