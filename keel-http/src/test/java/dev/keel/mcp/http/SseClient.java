@@ -26,6 +26,10 @@ final class SseClient implements AutoCloseable {
     if (head == null) {
       http.timeout(15_000);
       head = http.readHead();
+      // A stream the server ended before writing anything may come as an empty plain body.
+      if ("0".equals(head.header("content-length"))) {
+        ended = true;
+      }
     }
     return head;
   }
