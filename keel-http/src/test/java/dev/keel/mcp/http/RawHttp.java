@@ -107,6 +107,29 @@ final class RawHttp implements AutoCloseable {
     return new String(in.readNBytes(n), StandardCharsets.UTF_8);
   }
 
+  /**
+   * Reads the next chunk of a chunked body: null at its end or when the connection closed, and
+   * {@link SocketTimeoutException} when nothing came in time (a silent stream is not an ended
+   * one).
+   */
+  String nextChunkOrTimeout() throws IOException {
+    String size;
+    try {
+      do {
+        size = readLine();
+      } while (size.isEmpty());
+    } catch (SocketTimeoutException e) {
+      throw e;
+    } catch (IOException e) {
+      return null;
+    }
+    int n = Integer.parseInt(size.split(";")[0].trim(), 16);
+    if (n == 0) {
+      return null;
+    }
+    return new String(in.readNBytes(n), StandardCharsets.UTF_8);
+  }
+
   /** Reads a response; for a stream, stops after {@code maxBodyBytes} or a read timeout. */
   Response readResponse(long maxBodyBytes) throws IOException {
     String statusLine = readLine();
@@ -165,6 +188,49 @@ final class RawHttp implements AutoCloseable {
       throw new IOException("connection closed");
     }
     return line.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * Sends a request on this connection without asking to close it (HTTP/1.1 keep-alive) and
+   * reads a response with a fixed length; the connection stays usable for the next request.
+   */
+  Response request(String method, String path, Map<String, String> headers, String body)
+      throws IOException {
+    StringBuilder req = new StringBuilder();
+    req.append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
+    Map<String, String> all = new LinkedHashMap<>();
+    all.put("Host", "127.0.0.1:" + socket.getPort());
+    all.putAll(headers);
+    byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    all.put("Content-Length", Integer.toString(bytes.length));
+    all.forEach((k, v) -> {
+      if (v != null) {
+        req.append(k).append(": ").append(v).append("\r\n");
+      }
+    });
+    req.append("\r\n");
+    send(req.toString());
+    out.write(bytes);
+    out.flush();
+    return readResponse(Long.MAX_VALUE);
+  }
+
+  /** Reads the fixed-length body that follows a head read with {@link #readHead()}. */
+  String body(Response head) throws IOException {
+    String length = head.header("content-length");
+    if (length == null) {
+      return "";
+    }
+    return new String(in.readNBytes(Integer.parseInt(length)), StandardCharsets.UTF_8);
+  }
+
+  /** Drops the connection with a reset (no orderly close), as a crashed or killed peer does. */
+  void abort() throws IOException {
+    try {
+      socket.setSoLinger(true, 0);
+    } finally {
+      socket.close();
+    }
   }
 
   /** Sets how long reads wait. */

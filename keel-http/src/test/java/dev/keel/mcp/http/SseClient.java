@@ -26,6 +26,10 @@ final class SseClient implements AutoCloseable {
     if (head == null) {
       http.timeout(15_000);
       head = http.readHead();
+      // A stream the server ended before writing anything may come as an empty plain body.
+      if ("0".equals(head.header("content-length"))) {
+        ended = true;
+      }
     }
     return head;
   }
@@ -89,6 +93,93 @@ final class SseClient implements AutoCloseable {
       events.add(e);
     }
     return events;
+  }
+
+  /**
+   * Returns the head together with the body of an answer that is not a stream (an error with a
+   * fixed length); for a stream the body is left unread and returned empty.
+   */
+  RawHttp.Response answer() throws IOException {
+    RawHttp.Response h = head();
+    if (h.header("content-length") == null) {
+      return h;
+    }
+    return new RawHttp.Response(h.status(), h.headers(), http.body(h));
+  }
+
+  /** Drops the connection with a reset, as a crashed client does. */
+  void abort() throws IOException {
+    http.abort();
+  }
+
+  /**
+   * Returns the next event, skipping comments, waiting at most {@code timeoutMillis} in all
+   * (keep-alive comments do not extend the wait); null when the stream ended or nothing came in
+   * time. Unlike {@link #next}, a silent stream is never taken for an ended one.
+   */
+  Event nextWithin(int timeoutMillis) throws IOException {
+    head();
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (true) {
+      int end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        String block = buffer.substring(0, end);
+        buffer.delete(0, end + 2);
+        Event event = parse(block);
+        if (event != null) {
+          return event;
+        }
+        continue;
+      }
+      if (ended || !readChunkBefore(deadline)) {
+        return null;
+      }
+    }
+  }
+
+  /**
+   * Reads until the server ends the stream or {@code timeoutMillis} pass, keeping the events for
+   * {@link #nextWithin}; returns whether the stream ended.
+   */
+  boolean awaitEnd(int timeoutMillis) throws IOException {
+    head();
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (!ended) {
+      if (!readChunkBefore(deadline)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Returns the events still unread of a stream that ended (see {@link #awaitEnd}). */
+  List<Event> remaining() throws IOException {
+    List<Event> events = new ArrayList<>();
+    Event e;
+    while ((e = nextWithin(1)) != null) {
+      events.add(e);
+    }
+    return events;
+  }
+
+  private boolean readChunkBefore(long deadline) throws IOException {
+    long left = (deadline - System.nanoTime()) / 1_000_000L;
+    if (left <= 0) {
+      return false;
+    }
+    http.timeout((int) left);
+    String chunk;
+    try {
+      chunk = http.nextChunkOrTimeout();
+    } catch (SocketTimeoutException e) {
+      return false;
+    }
+    if (chunk == null) {
+      ended = true;
+    } else {
+      buffer.append(chunk);
+    }
+    return true;
   }
 
   /** True once the server ended the stream. */

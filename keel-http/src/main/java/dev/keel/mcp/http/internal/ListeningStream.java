@@ -1,6 +1,7 @@
 package dev.keel.mcp.http.internal;
 
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.http.spi.EventStore;
 import dev.keel.mcp.server.transport.ListenerAttachment;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerSession;
@@ -8,6 +9,7 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,43 +48,40 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
     return streamId;
   }
 
-  /** Starts delivering: registers for keep-alives and disconnect events. */
-  void start(ListenerAttachment attached) {
-    this.attachment = attached;
-    async.addListener(this);
-    context.keepAlive().add(this);
-    if (closed.get()) {
-      attached.detach();
-    }
-  }
-
-  /** Writes the priming event of a fresh stream. */
-  boolean prime() {
-    if (!resumable) {
-      return true;
-    }
+  /**
+   * Attaches the stream to its session and only then announces it to the client (headers, then
+   * the priming event or the replayed events), all under the stream's lock: a notification sent
+   * once the client sees the stream is never dropped, and nothing is written or stored for a
+   * session that ended meanwhile (its close waits for the lock, then finds the stream closed).
+   *
+   * @param missed events to replay (resumption), or null for a fresh stream
+   */
+  void open(List<EventStore.StoredEvent> missed) {
     lock.lock();
     try {
-      writer.prime(context.events().append(streams.sessionId(), streamId, new byte[0]),
-          context.retryMillis());
-      return true;
+      streams.listening(this);
+      attachment = session.attachListener(this);
+      async.addListener(this);
+      context.keepAlive().add(this);
+      if (session.isClosed() || closed.get()) {
+        close();
+        return;
+      }
+      if (missed == null && resumable) {
+        writer.prime(context.events().append(streams.sessionId(), streamId, new byte[0]),
+            context.retryMillis());
+      } else {
+        writer.flush();
+      }
+      if (missed != null) {
+        for (EventStore.StoredEvent event : missed) {
+          if (event.data().length > 0) {
+            writer.message(event.id(), event.data());
+          }
+        }
+      }
     } catch (IOException e) {
       close();
-      return false;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Replays a stored event (resumption). */
-  boolean replay(String id, byte[] data) {
-    lock.lock();
-    try {
-      writer.message(id, data);
-      return true;
-    } catch (IOException e) {
-      close();
-      return false;
     } finally {
       lock.unlock();
     }
@@ -144,10 +143,18 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
     close();
   }
 
-  /** Closes the stream; only the first call does anything. */
+  /**
+   * Closes the stream; only the first call does anything. The flag is set under the stream's
+   * lock, so once it returns nothing more is written or stored for this stream.
+   */
   void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    lock.lock();
+    try {
+      if (!closed.compareAndSet(false, true)) {
+        return;
+      }
+    } finally {
+      lock.unlock();
     }
     ListenerAttachment a = attachment;
     if (a != null) {

@@ -1,7 +1,6 @@
 package dev.keel.mcp.http.internal;
 
 import dev.keel.mcp.http.spi.EventStore;
-import dev.keel.mcp.server.transport.ListenerAttachment;
 import dev.keel.mcp.server.transport.ServerSession;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
@@ -69,33 +68,7 @@ final class ResumeOrListen {
   private void listen(AsyncContext async, String streamId, List<EventStore.StoredEvent> missed)
       throws IOException {
     SseWriter writer = SseResponses.open((HttpServletResponse) async.getResponse(), null);
-    ListeningStream stream = new ListeningStream(context, streams, session, streamId, primes,
-        async, writer);
-    try {
-      if (missed == null) {
-        if (!stream.prime()) {
-          return;
-        }
-        if (!primes) {
-          writer.flush();
-        }
-      } else {
-        writer.flush();
-        for (EventStore.StoredEvent event : missed) {
-          if (event.data().length > 0 && !stream.replay(event.id(), event.data())) {
-            return;
-          }
-        }
-      }
-    } catch (IOException e) {
-      stream.close();
-      return;
-    }
-    streams.listening(stream);
-    ListenerAttachment attachment = session.attachListener(stream);
-    stream.start(attachment);
-    if (session.isClosed()) {
-      stream.close();
-    }
+    new ListeningStream(context, streams, session, streamId, primes, async, writer)
+        .open(missed);
   }
 }

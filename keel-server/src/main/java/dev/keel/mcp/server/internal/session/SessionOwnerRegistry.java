@@ -95,7 +95,7 @@ public final class SessionOwnerRegistry {
    *     another principal holds it
    */
   public boolean authorizeAttach(String sessionId, String fingerprint) {
-    if (blank(sessionId) || blank(fingerprint)) {
+    if (!attachAllowed || blank(sessionId) || blank(fingerprint)) {
       return false;
     }
     lock.lock();
@@ -104,7 +104,7 @@ public final class SessionOwnerRegistry {
       if (current != null) {
         return current.equals(fingerprint);
       }
-      if (!attachAllowed || !HIGH_ENTROPY.matcher(sessionId).matches()) {
+      if (!HIGH_ENTROPY.matcher(sessionId).matches()) {
         return false;
       }
       owners.put(sessionId, fingerprint);

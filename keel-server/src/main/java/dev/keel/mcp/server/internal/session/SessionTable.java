@@ -117,11 +117,13 @@ public final class SessionTable {
     onClose.accept(session);
     admission.lock();
     try {
+      // The binding goes first: between the two steps the id must answer as unknown, never as
+      // a free id still bound to its old owner.
+      owners.forget(session.id());
       if (sessions.remove(session.id(), session)) {
         perPrincipal.computeIfPresent(session.owner().fingerprint(),
             (k, n) -> n <= 1 ? null : n - 1);
       }
-      owners.forget(session.id());
     } finally {
       admission.unlock();
     }
