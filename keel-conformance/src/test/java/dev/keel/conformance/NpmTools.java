@@ -17,6 +17,11 @@ import java.util.concurrent.TimeUnit;
 final class NpmTools {
 
   static final Path DIR = Path.of("npm").toAbsolutePath();
+  /** The suite for the legacy era, 0.1.16. */
+  static final Path LEGACY_SUITE =
+      DIR.resolve("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+  /** The suite for 2026-07-28, 0.2.0-alpha.12 (installed under an npm alias). */
+  static final Path SUITE_2026 = DIR.resolve("node_modules/conformance-2026/dist/index.js");
   private static boolean installed;
 
   private NpmTools() {}
@@ -26,14 +31,25 @@ final class NpmTools {
     if (installed) {
       return;
     }
-    if (!Files.isExecutable(bin("conformance")) || !Files.isExecutable(bin("node"))
-        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/sdk"))) {
+    if (!Files.isRegularFile(LEGACY_SUITE) || !Files.isRegularFile(SUITE_2026)
+        || !Files.isExecutable(bin("node"))
+        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/sdk"))
+        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/client"))) {
       Result r = run(List.of("npm", "ci", "--no-audit", "--no-fund"), DIR, Duration.ofMinutes(5));
       if (r.exit() != 0) {
         throw new IllegalStateException("npm ci failed in " + DIR + ":\n" + r.output());
       }
     }
     installed = true;
+  }
+
+  /** Returns the command that runs a suite's CLI with Node 22. */
+  static List<String> suite(Path script, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(bin("node").toString());
+    command.add(script.toString());
+    command.addAll(List.of(args));
+    return command;
   }
 
   /** Returns a tool from {@code node_modules/.bin}. */
