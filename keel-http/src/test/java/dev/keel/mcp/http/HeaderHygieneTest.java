@@ -56,8 +56,9 @@ class HeaderHygieneTest {
     assertThat(Peer.errorCode(post)).isEqualTo(-32600);
     assertThat(Peer.json(post.body()).get("error").get("message").asString())
         .contains("Mcp-Session-Id header is required");
-    assertThat(peer.getAnswer(ALICE, null, "Mcp_Session_Id", alice).status()).isEqualTo(400);
-    assertThat(peer.delete(ALICE, null, "Mcp_Session_Id", alice).status()).isEqualTo(400);
+    // GET and DELETE without a session id are not legacy requests at all: 405 (dual-era).
+    assertThat(peer.getAnswer(ALICE, null, "Mcp_Session_Id", alice).status()).isEqualTo(405);
+    assertThat(peer.delete(ALICE, null, "Mcp_Session_Id", alice).status()).isEqualTo(405);
     assertThat(peer.ping(ALICE, alice)).as("the underscore DELETE ended nothing").isEqualTo(200);
 
     // Both forms: the dashed one wins, whichever way round.
