@@ -176,4 +176,49 @@ class StdioLifecycleTest {
     assertThat(received).noneMatch(response(7));
     assertThat(nonProtocolLines).as("stdout carries only MCP messages").isEmpty();
   }
+
+  static final String MODERN_META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
+      + "\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{}}}";
+
+  @Test
+  void statelessRequestsOverStdioWithoutAnyInitialize() throws Exception {
+    send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{"
+        + MODERN_META + "}}");
+    JsonNode discover = await(response(1)).get("result");
+    assertThat(discover.get("supportedVersions").toString()).contains("2026-07-28");
+    assertThat(discover.get("resultType").asString()).isEqualTo("complete");
+
+    send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+        + "\"test_input_required_result_elicitation\"," + MODERN_META + "}}");
+    JsonNode first = await(response(2)).get("result");
+    assertThat(first.get("resultType").asString()).isEqualTo("input_required");
+    assertThat(first.at("/inputRequests/user_name/method").asString())
+        .isEqualTo("elicitation/create");
+    String state = first.get("requestState").asString();
+    send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
+        + "\"test_input_required_result_elicitation\",\"requestState\":\"" + state + "\","
+        + "\"inputResponses\":{\"user_name\":{\"action\":\"accept\",\"content\":"
+        + "{\"name\":\"Stdio\"}}}," + MODERN_META + "}}");
+    assertThat(await(response(3)).get("result").at("/content/0/text").asString())
+        .isEqualTo("Hello, Stdio!");
+    assertThat(received).noneMatch(method("elicitation/create"));
+
+    // notifications/cancelled is how a stateless request is cancelled on stdio.
+    send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":"
+        + "\"test_sleep\",\"arguments\":{\"ms\":1500}," + MODERN_META + "}}");
+    Thread.sleep(200);
+    send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+        + "{\"requestId\":4}}");
+    send("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\",\"params\":{"
+        + MODERN_META + "}}");
+    assertThat(await(response(5)).get("result").get("tools").size()).isGreaterThan(10);
+    // Uncancelled, the sleep would answer after 1.5 s.
+    Thread.sleep(2000);
+    assertThat(received).as("a cancelled request gets no response").noneMatch(response(4));
+
+    stdin.close();
+    assertThat(process.waitFor(15, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isZero();
+    assertThat(nonProtocolLines).isEmpty();
+  }
 }

@@ -1,0 +1,196 @@
+package dev.keel.mcp.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.core.schema.LoggingLevel;
+import dev.keel.mcp.core.schema.Tool;
+import dev.keel.mcp.server.McpServer;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The stateless era over real HTTP on the endpoint legacy sessions use: header checks before
+ * authentication with their exact statuses and codes, no session minted, and a closed response
+ * stream cancelling its request and interrupting the handler.
+ */
+class ModernHttpTest {
+
+  static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
+      + "\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
+  static McpServer server;
+  static McpHttpServer http;
+  /** The same server behind fast keep-alives, which find a vanished client quickly. */
+  static McpHttpServer fastKeepAlive;
+  static volatile CountDownLatch started = new CountDownLatch(1);
+  static final AtomicReference<String> cancelReason = new AtomicReference<>();
+  static final CountDownLatch interrupted = new CountDownLatch(1);
+
+  @BeforeAll
+  static void start() {
+    server = McpServer.builder()
+        .tool(Tool.builder("block").build(), (ctx, args) -> {
+          ctx.cancellation().onCancel(() -> cancelReason.set(ctx.cancellation().reason()));
+          started.countDown();
+          try {
+            Thread.sleep(60_000);
+          } catch (InterruptedException e) {
+            interrupted.countDown();
+            throw e;
+          }
+          return CallToolResult.text("finished");
+        })
+        .tool(Tool.builder("logs").build(), (ctx, args) -> {
+          ctx.log(LoggingLevel.INFO, "only when asked");
+          return CallToolResult.text("logged");
+        })
+        .build();
+    http = McpHttpServer.builder(server).port(0)
+        .servlet(b -> b.authenticator(HttpGateTest::bearer))
+        .start();
+    fastKeepAlive = McpHttpServer.builder(server).port(0)
+        .servlet(b -> b.keepAlive(Duration.ofMillis(100)).authenticator(HttpGateTest::bearer))
+        .start();
+  }
+
+  @AfterAll
+  static void stop() {
+    fastKeepAlive.close();
+    http.close();
+    server.close();
+  }
+
+  static Map<String, String> headers(String method, String name, String... extra) {
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("Content-Type", "application/json");
+    h.put("Accept", "application/json, text/event-stream");
+    h.put("Authorization", "Bearer alice-secret");
+    h.put("MCP-Protocol-Version", "2026-07-28");
+    h.put("Mcp-Method", method);
+    if (name != null) {
+      h.put("Mcp-Name", name);
+    }
+    for (int i = 0; i < extra.length; i += 2) {
+      h.put(extra[i], extra[i + 1]);
+    }
+    return h;
+  }
+
+  static RawHttp.Response post(Map<String, String> headers, String body) throws IOException {
+    return RawHttp.exchange(http.port(), "POST", "/mcp", headers, body);
+  }
+
+  static String call(String tool) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\""
+        + tool + "\"," + META + "}}";
+  }
+
+  static int code(RawHttp.Response r) {
+    return McpJson.standard().parse(r.body()).get("error").get("code").asInt();
+  }
+
+  @Test
+  void discoverIsServedStatelesslyAndMintsNoSession() throws IOException {
+    RawHttp.Response r = post(headers("server/discover", null, "Mcp-Session-Id", "whatever"),
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" + META
+            + "}}");
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.header("mcp-session-id")).isNull();
+    JsonNode result = McpJson.standard().parse(r.body()).get("result");
+    assertThat(result.get("supportedVersions").toString()).isEqualTo("[\"2026-07-28\"]");
+    assertThat(result.get("resultType").asString()).isEqualTo("complete");
+    assertThat(result.get("ttlMs").isIntegralNumber()).isTrue();
+    assertThat(server.metrics().sessions()).isZero();
+  }
+
+  @Test
+  void headerChecksComeBeforeAuthenticationWithTheirCodes() throws IOException {
+    String body = call("block");
+    RawHttp.Response noMethod = post(headers("tools/list", "block", "Authorization", "Bearer x"),
+        body);
+    assertThat(noMethod.status()).isEqualTo(400);
+    assertThat(code(noMethod)).isEqualTo(-32020);
+    RawHttp.Response wrongName = post(headers("tools/call", "other", "Authorization",
+        "Bearer x"), body);
+    assertThat(wrongName.status()).isEqualTo(400);
+    assertThat(code(wrongName)).isEqualTo(-32020);
+    RawHttp.Response wrongVersion = post(headers("tools/call", "block",
+        "MCP-Protocol-Version", "2025-11-25", "Authorization", "Bearer x"), body);
+    assertThat(wrongVersion.status()).isEqualTo(400);
+    assertThat(code(wrongVersion)).isEqualTo(-32020);
+    RawHttp.Response noMeta = post(headers("tools/call", "block", "Authorization", "Bearer x"),
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"block\"}}");
+    assertThat(noMeta.status()).isEqualTo(400);
+    assertThat(code(noMeta)).isEqualTo(-32602);
+    RawHttp.Response unsupported = post(headers("server/discover", null,
+        "MCP-Protocol-Version", "2099-01-01", "Authorization", "Bearer x"),
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
+            + "\"io.modelcontextprotocol/protocolVersion\":\"2099-01-01\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}");
+    assertThat(unsupported.status()).isEqualTo(400);
+    assertThat(code(unsupported)).isEqualTo(-32022);
+    RawHttp.Response unauthenticated = post(headers("tools/call", "block", "Authorization",
+        "Bearer x"), body);
+    assertThat(unauthenticated.status()).as("well-formed, so authentication decides")
+        .isEqualTo(401);
+  }
+
+  @Test
+  void unknownAndLegacyOnlyMethodsAre404MethodNotFound() throws IOException {
+    for (String method : new String[] {"ping", "initialize", "logging/setLevel", "nope/nope"}) {
+      RawHttp.Response r = post(headers(method, null), "{\"jsonrpc\":\"2.0\",\"id\":3,"
+          + "\"method\":\"" + method + "\",\"params\":{" + META + "}}");
+      assertThat(r.status()).as(method).isEqualTo(404);
+      assertThat(code(r)).as(method).isEqualTo(-32601);
+    }
+  }
+
+  @Test
+  void getAndDeleteWithoutASessionAre405() throws IOException {
+    assertThat(RawHttp.exchange(http.port(), "GET", "/mcp",
+        Map.of("Accept", "text/event-stream", "Authorization", "Bearer alice-secret"), null)
+        .status()).isEqualTo(405);
+    RawHttp.Response delete = RawHttp.exchange(http.port(), "DELETE", "/mcp",
+        Map.of("Authorization", "Bearer alice-secret"), null);
+    assertThat(delete.status()).isEqualTo(405);
+    assertThat(delete.header("allow")).isEqualTo("POST");
+  }
+
+  @Test
+  void logsFlowOnlyWhenTheRequestAsksForThem() throws IOException {
+    RawHttp.Response quiet = post(headers("tools/call", "logs"), call("logs"));
+    assertThat(quiet.header("content-type")).startsWith("application/json");
+    assertThat(quiet.body()).doesNotContain("notifications/message");
+    String asking = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{"
+        + "\"name\":\"logs\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
+        + "\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{},"
+        + "\"io.modelcontextprotocol/logLevel\":\"info\"}}}";
+    RawHttp.Response loud = post(headers("tools/call", "logs"), asking);
+    assertThat(loud.header("content-type")).startsWith("text/event-stream");
+    assertThat(loud.body()).contains("notifications/message").contains("only when asked");
+  }
+
+  @Test
+  void closingTheResponseStreamCancelsTheRequestAndInterruptsTheHandler() throws Exception {
+    try (SseClient sse = SseClient.open(fastKeepAlive.port(), "POST",
+        headers("tools/call", "block"),
+        call("block"))) {
+      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+      sse.abort();
+    }
+    assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the handler was interrupted")
+        .isTrue();
+    assertThat(cancelReason.get()).contains("disconnect");
+  }
+}
