@@ -234,7 +234,7 @@ class HttpGateTest {
   }
 
   @Test
-  void anotherPrincipalsSessionLooksExactlyLikeAnUnknownOne() throws IOException {
+  void spec33_anotherPrincipalsSessionLooksExactlyLikeAnUnknownOne() throws IOException {
     String aliceSession = initialize("alice-secret");
     RawHttp.Response bob = post(PING, "Mcp-Session-Id", aliceSession,
         "Authorization", "Bearer bob-secret");

@@ -132,7 +132,7 @@ class OwnershipTest {
   }
 
   @Test
-  void postGetAndDeleteWithAnotherPrincipalsSessionIdAreAnsweredLikeAnUnknownIdAndChangeNothing()
+  void spec33_postGetAndDeleteWithAnotherPrincipalsSessionIdAreAnsweredLikeAnUnknownIdAndChangeNothing()
       throws Exception {
     String alice = peer.initialize(ALICE);
     try (SseClient listening = peer.get(ALICE, alice);
