@@ -146,7 +146,8 @@ class TypeScriptModernClientInteropTest {
   @Test
   void everyRequestCarriesTheModernHeadersAndEnvelopeAndSucceeds() {
     List<JsonNode> requests = wire(w -> !w.path("id").isNull());
-    assertThat(requests).as(output).hasSizeGreaterThanOrEqualTo(14).allSatisfy(w -> {
+    // 2 server/discover, 2 tools/list, 2 + 3 MRTR legs, progress, echo, listen, trigger.
+    assertThat(requests).as(output).hasSize(13).allSatisfy(w -> {
       String method = w.path("method").asString();
       assertThat(w.path("httpMethod").asString()).as(w.toString()).isEqualTo("POST");
       assertThat(w.path("protocolVersionHeader").asString()).as(w.toString()).isEqualTo(VERSION);
@@ -179,10 +180,12 @@ class TypeScriptModernClientInteropTest {
     List<JsonNode> cancels = wire(w -> w.path("method").asString()
         .equals("notifications/cancelled"));
     assertThat(cancels).as(output).isNotEmpty();
-    assertThat(wire(w -> true)).allSatisfy(w -> assertThat(w.path("error").path("code").asInt(0))
-        .as("refused as an unsupported protocol version although server/discover lists "
-            + VERSION + ": " + w)
-        .isNotEqualTo(-32022));
+    List<JsonNode> refusedAsUnsupported = wire(w -> w.path("error").path("code").asInt(0)
+        == -32022);
+    assertThat(refusedAsUnsupported)
+        .as("exchanges refused as an unsupported protocol version although server/discover "
+            + "lists " + VERSION)
+        .isEmpty();
   }
 
   private static List<JsonNode> wire(Predicate<JsonNode> filter) {

@@ -5,6 +5,7 @@ import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.jsonrpc.InvalidMessageException;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.http.Authenticator;
 import dev.keel.mcp.http.FingerprintResolver;
@@ -101,6 +102,14 @@ public final class HttpTransport implements AutoCloseable {
     }
     if (message instanceof JsonRpcRequest r && ModernGate.isModern(req, r)) {
       postModern(req, resp, r);
+      return;
+    }
+    if (message instanceof JsonRpcNotification n && ModernGate.isModern(req, n)) {
+      // The stateless era defines no notification over HTTP (closing a stream is the cancel):
+      // accepted and ignored, as clients that send one anyway expect.
+      if (authenticate(req, resp).isPresent()) {
+        resp.setStatus(202);
+      }
       return;
     }
     boolean initialize = message instanceof JsonRpcRequest r && r.method().equals("initialize");

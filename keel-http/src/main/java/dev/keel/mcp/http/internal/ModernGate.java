@@ -5,6 +5,7 @@ import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.MetaKeys;
 import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.Text;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.server.transport.ServerEngine;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,6 +36,16 @@ final class ModernGate {
   private static final String SENTINEL_END = "?=";
 
   private ModernGate() {}
+
+  /** Returns true when a notification speaks the stateless era (its headers or {@code _meta}). */
+  static boolean isModern(HttpServletRequest req, JsonRpcNotification notification) {
+    if (req.getHeader("Mcp-Method") != null
+        || ProtocolVersion.isModern(req.getHeader("MCP-Protocol-Version"))) {
+      return true;
+    }
+    JsonNode meta = notification.params() == null ? null : notification.params().get("_meta");
+    return meta != null && meta.has(MetaKeys.PROTOCOL_VERSION);
+  }
 
   /** Returns true when the request speaks the stateless era. */
   static boolean isModern(HttpServletRequest req, JsonRpcRequest request) {
