@@ -219,9 +219,11 @@ class ModernEraTest {
   }
 
   /** A stream that can be held open, as an HTTP or stdio stream can. */
-  static final class HoldingStream implements dev.keel.mcp.server.transport.MessageStream {
+  static class HoldingStream implements dev.keel.mcp.server.transport.MessageStream {
     final java.util.List<JsonRpcMessage> messages =
         new java.util.concurrent.CopyOnWriteArrayList<>();
+    final java.util.concurrent.atomic.AtomicBoolean released =
+        new java.util.concurrent.atomic.AtomicBoolean();
 
     @Override
     public boolean send(JsonRpcMessage message) {
@@ -253,5 +255,30 @@ class ModernEraTest {
     assertThat(changed.method()).isEqualTo("notifications/tools/list_changed");
     assertThat(changed.params().at("/_meta/io.modelcontextprotocol~1subscriptionId")
         .asString()).isEqualTo("sub-1");
+  }
+
+  @Test
+  void shutdownEndsASubscriptionWithACancellationAndAFinalResult() {
+    HoldingStream stream = new HoldingStream() {
+      @Override
+      public void release() {
+        released.set(true);
+      }
+    };
+    ObjectNode params = JSON.parseObject("{\"notifications\":{\"toolsListChanged\":true},"
+        + "\"_meta\":" + META + "}");
+    assertThat(server.engine().handle(null, Principal.local(),
+        new JsonRpcRequest(RequestId.of(41), "subscriptions/listen", params), stream)).isEmpty();
+
+    server.close();
+
+    assertThat(stream.messages).hasSize(3);
+    JsonRpcNotification cancelled = (JsonRpcNotification) stream.messages.get(1);
+    assertThat(cancelled.method()).isEqualTo("notifications/cancelled");
+    assertThat(cancelled.params().get("requestId").asLong()).isEqualTo(41);
+    JsonRpcResponse last = (JsonRpcResponse) stream.messages.get(2);
+    assertThat(last.id()).isEqualTo(RequestId.of(41));
+    assertThat(last.result().get("resultType").asString()).isEqualTo("complete");
+    assertThat(stream.released).isTrue();
   }
 }
