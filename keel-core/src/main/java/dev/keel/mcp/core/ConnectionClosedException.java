@@ -3,7 +3,7 @@ package dev.keel.mcp.core;
 /**
  * The connection or session a request travelled on ended before its answer came. Local only.
  */
-public final class ConnectionClosedException extends RuntimeException {
+public class ConnectionClosedException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 

@@ -79,6 +79,21 @@ public final class PendingRequests {
     return future != null && future.complete(response);
   }
 
+  /**
+   * Fails the request with this id (its exchange broke before an answer came).
+   *
+   * @return false when nothing waits on that id
+   */
+  public boolean fail(RequestId id, RuntimeException failure) {
+    CompletableFuture<JsonRpcMessage> future = id == null ? null : waiting.remove(id);
+    return future != null && future.completeExceptionally(failure);
+  }
+
+  /** Returns true while a request with this id waits. */
+  public boolean isWaiting(RequestId id) {
+    return id != null && waiting.containsKey(id);
+  }
+
   /** Returns the number of requests waiting. */
   public int size() {
     return waiting.size();

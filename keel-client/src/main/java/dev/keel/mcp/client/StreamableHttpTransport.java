@@ -1,0 +1,383 @@
+package dev.keel.mcp.client;
+
+import dev.keel.mcp.client.internal.ClientThreads;
+import dev.keel.mcp.client.internal.HeaderValues;
+import dev.keel.mcp.client.internal.SessionPins;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.Text;
+import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
+import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * MCP Streamable HTTP on the JDK {@link HttpClient}, both eras.
+ *
+ * <p>Each message is a POST; a request's answer comes as JSON or as an SSE stream, read on a
+ * client thread. A legacy session's id is captured from the {@code initialize} answer and sent on
+ * every later request; a stream that breaks after carrying event ids is resumed with GET and
+ * {@code Last-Event-ID} after the server's {@code retry} (never sooner than a floor). Redirects are
+ * never followed, so no credential reaches another origin. Bodies, SSE events and gzip are
+ * bounded. Closing sends DELETE for a legacy session.
+ *
+ * <pre>{@code
+ * ClientTransport http = StreamableHttpTransport.builder(URI.create("http://127.0.0.1:8765/mcp"))
+ *     .bearer(System.getenv("MCP_TOKEN"))
+ *     .build();
+ * }</pre>
+ */
+public final class StreamableHttpTransport implements ClientTransport {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
+
+  private final URI endpoint;
+  private final Map<String, String> headers;
+  private final HttpClient http;
+  private final HttpExchange.Limits limits;
+  private final JsonRpcCodec codec;
+  private final ExecutorService readers = ClientThreads.newExecutor("keel-http-client");
+  private final ReentrantLock sessionLock = new ReentrantLock();
+  private final boolean listeningStream;
+  private volatile Receiver receiver;
+  private volatile String sessionId;
+  private volatile String legacyVersion;
+  private volatile long epoch;
+  private volatile HttpExchange listening;
+  private volatile boolean closed;
+
+  private StreamableHttpTransport(Builder b) {
+    this.endpoint = b.endpoint;
+    this.headers = Map.copyOf(b.headers);
+    this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout)
+        .followRedirects(HttpClient.Redirect.NEVER).build();
+    this.limits = new HttpExchange.Limits(b.maxEventBytes, b.maxBodyBytes, b.retryFloor,
+        b.maxReconnects);
+    this.codec = new JsonRpcCodec(McpJson.standard());
+    this.listeningStream = b.listeningStream;
+  }
+
+  /** Returns a builder for the endpoint, such as {@code http://127.0.0.1:8765/mcp}. */
+  public static Builder builder(URI endpoint) {
+    return new Builder(endpoint);
+  }
+
+  @Override
+  public void start(Receiver target) {
+    this.receiver = Objects.requireNonNull(target, "receiver");
+  }
+
+  @Override
+  public Exchange send(JsonRpcMessage message, SendOptions options) {
+    if (closed) {
+      throw new TransportException("the transport is closed");
+    }
+    String session;
+    long sentEpoch;
+    // The session a write goes to is picked here, and the pin checked in the same section: a
+    // payload of an ended session never leaves with the id of the session that replaced it.
+    sessionLock.lock();
+    try {
+      SessionPins.check(this, epoch);
+      session = options.modern() ? null : sessionId;
+      sentEpoch = epoch;
+    } finally {
+      sessionLock.unlock();
+    }
+    HttpRequest request = post(message, options, session);
+    if (!(message instanceof JsonRpcRequest call)) {
+      postOneWay(request);
+      return () -> { };
+    }
+    HttpExchange exchange = new HttpExchange(this, http, codec, limits, receiver, call, session,
+        sentEpoch);
+    readers.execute(() -> exchange.run(request));
+    return exchange;
+  }
+
+  private void postOneWay(HttpRequest request) {
+    try {
+      HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+      if (response.statusCode() >= 300) {
+        LOG.debug("the server refused a notification or response: HTTP {}",
+            response.statusCode());
+      }
+    } catch (java.io.IOException e) {
+      throw new TransportException("cannot reach " + endpoint + ": " + e.getMessage(), 0, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TransportException("interrupted while sending", 0, e);
+    }
+  }
+
+  private HttpRequest post(JsonRpcMessage message, SendOptions options, String session) {
+    HttpRequest.Builder b = base().header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(codec.encode(message)));
+    if (session != null) {
+      b.header("Mcp-Session-Id", session);
+    }
+    String version = options.protocolVersion() != null ? options.protocolVersion()
+        : legacyVersion;
+    if (version != null) {
+      b.header("MCP-Protocol-Version", version);
+    }
+    if (options.modern() && message instanceof JsonRpcRequest r) {
+      modernHeaders(b, r, options.toolInputSchema());
+    }
+    return b.build();
+  }
+
+  /** {@code Mcp-Method}, {@code Mcp-Name} and {@code Mcp-Param-*}: the body, mirrored. */
+  private static void modernHeaders(HttpRequest.Builder b, JsonRpcRequest r, ObjectNode schema) {
+    b.header("Mcp-Method", r.method());
+    ObjectNode params = r.params();
+    JsonNode name = params == null ? null : switch (r.method()) {
+      case "tools/call", "prompts/get" -> params.get("name");
+      case "resources/read" -> params.get("uri");
+      case "tasks/get", "tasks/update", "tasks/cancel" -> params.get("taskId");
+      default -> null;
+    };
+    if (name != null && name.isString()) {
+      b.header("Mcp-Name", HeaderValues.encode(name.stringValue()));
+    }
+    if (schema != null && r.method().equals("tools/call")) {
+      HeaderValues.paramHeaders(schema, params.get("arguments")).forEach(b::header);
+    }
+  }
+
+  HttpRequest.Builder base() {
+    HttpRequest.Builder b = HttpRequest.newBuilder(endpoint);
+    headers.forEach(b::header);
+    return b;
+  }
+
+  HttpRequest listenRequest(String session, String lastEventId) {
+    HttpRequest.Builder b = base().header("Accept", "text/event-stream").GET();
+    if (session != null) {
+      b.header("Mcp-Session-Id", session);
+    }
+    if (legacyVersion != null) {
+      b.header("MCP-Protocol-Version", legacyVersion);
+    }
+    if (lastEventId != null) {
+      b.header("Last-Event-ID", lastEventId);
+    }
+    return b.build();
+  }
+
+  /**
+   * Called by an exchange whose {@code initialize} answer named a session: adopting a
+   * different session id moves the epoch.
+   */
+  void adoptSession(String id) {
+    sessionLock.lock();
+    try {
+      if (sessionId != null && !sessionId.equals(id)) {
+        epoch++;
+      }
+      sessionId = id;
+    } finally {
+      sessionLock.unlock();
+    }
+  }
+
+  /**
+   * Called when the server answered 404 to a request that named {@code expired}: that session
+   * is over, so the epoch moves now, before anyone starts a new one.
+   */
+  void sessionExpired(String expired) {
+    sessionLock.lock();
+    try {
+      if (expired != null && expired.equals(sessionId)) {
+        sessionId = null;
+        epoch++;
+        stopListening();
+      }
+    } finally {
+      sessionLock.unlock();
+    }
+  }
+
+  /** Sets the negotiated legacy version, sent as {@code MCP-Protocol-Version} from now on. */
+  void legacyVersion(String version) {
+    this.legacyVersion = version;
+  }
+
+  /**
+   * Opens the legacy listening stream (GET) for server messages unrelated to any request. A
+   * server without one (405) is fine; the stream reconnects with {@code Last-Event-ID} when the
+   * server closes it.
+   */
+  void openListeningStream() {
+    String session = sessionId;
+    if (!listeningStream || session == null || closed) {
+      return;
+    }
+    HttpExchange stream = HttpExchange.listening(this, http, codec, limits, receiver, session);
+    listening = stream;
+    readers.execute(() -> stream.runListening());
+  }
+
+  private void stopListening() {
+    HttpExchange stream = listening;
+    listening = null;
+    if (stream != null) {
+      stream.abort();
+    }
+  }
+
+  @Override
+  public long sessionEpoch() {
+    return epoch;
+  }
+
+  @Override
+  public String sessionId() {
+    return sessionId;
+  }
+
+  /** Returns the endpoint. */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /** Returns true once closed. */
+  boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stopListening();
+    String session;
+    sessionLock.lock();
+    try {
+      session = sessionId;
+      sessionId = null;
+      if (session != null) {
+        epoch++;
+      }
+    } finally {
+      sessionLock.unlock();
+    }
+    if (session != null) {
+      try {
+        HttpRequest.Builder b = base().header("Mcp-Session-Id", session).DELETE();
+        if (legacyVersion != null) {
+          b.header("MCP-Protocol-Version", legacyVersion);
+        }
+        http.send(b.timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.discarding());
+      } catch (java.io.IOException e) {
+        LOG.debug("DELETE of the session failed: {}", Text.safe(e.getMessage()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    readers.shutdownNow();
+  }
+
+  /** Builds a {@link StreamableHttpTransport}. */
+  public static final class Builder {
+    private final URI endpoint;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private int maxEventBytes = 4 * 1024 * 1024;
+    private long maxBodyBytes = 16L * 1024 * 1024;
+    private Duration retryFloor = Duration.ofMillis(100);
+    private int maxReconnects = 5;
+    private boolean listeningStream = true;
+
+    private Builder(URI endpoint) {
+      Objects.requireNonNull(endpoint, "endpoint");
+      String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme()
+          .toLowerCase(Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https")) {
+        throw new IllegalArgumentException("endpoint must be http or https: " + endpoint);
+      }
+      this.endpoint = endpoint;
+    }
+
+    /** Adds a header sent with every request (for example an API key). */
+    public Builder header(String name, String value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.startsWith("mcp-") || lower.equals("last-event-id")) {
+        throw new IllegalArgumentException(name + " is the transport's own header");
+      }
+      headers.put(name, value);
+      return this;
+    }
+
+    /** Sends {@code Authorization: Bearer token} with every request. */
+    public Builder bearer(String token) {
+      return header("Authorization", "Bearer " + Objects.requireNonNull(token, "token"));
+    }
+
+    /** Sets the connection timeout (default 10 s). */
+    public Builder connectTimeout(Duration value) {
+      this.connectTimeout = Objects.requireNonNull(value, "connectTimeout");
+      return this;
+    }
+
+    /** Sets the largest SSE event accepted (default 4 MiB). */
+    public Builder maxEventBytes(int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("maxEventBytes must be positive: " + value);
+      }
+      this.maxEventBytes = value;
+      return this;
+    }
+
+    /** Sets the largest JSON body accepted, after decompression (default 16 MiB). */
+    public Builder maxBodyBytes(long value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("maxBodyBytes must be positive: " + value);
+      }
+      this.maxBodyBytes = value;
+      return this;
+    }
+
+    /** Sets the shortest wait before resuming a stream, whatever {@code retry} says. */
+    public Builder retryFloor(Duration value) {
+      this.retryFloor = Objects.requireNonNull(value, "retryFloor");
+      return this;
+    }
+
+    /** Sets how many times a broken stream is resumed before the request fails (default 5). */
+    public Builder maxReconnects(int value) {
+      this.maxReconnects = value;
+      return this;
+    }
+
+    /** Turns the legacy GET listening stream off (default on). */
+    public Builder listeningStream(boolean value) {
+      this.listeningStream = value;
+      return this;
+    }
+
+    /** Returns the transport. */
+    public StreamableHttpTransport build() {
+      return new StreamableHttpTransport(this);
+    }
+  }
+}
