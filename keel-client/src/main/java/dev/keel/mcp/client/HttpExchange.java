@@ -231,8 +231,13 @@ final class HttpExchange implements ClientTransport.Exchange {
       LOG.debug("ignored a malformed message from the server: {}", e.getMessage());
       return;
     }
-    if (call != null && (message instanceof JsonRpcResponse || message instanceof
-        JsonRpcErrorResponse) && call.id().equals(message.id())) {
+    if (message instanceof JsonRpcResponse || message instanceof JsonRpcErrorResponse) {
+      // A stream carries the answer to its own request only; any other id is unsolicited and
+      // must not complete a request waiting elsewhere.
+      if (call == null || !call.id().equals(message.id())) {
+        LOG.debug("discarded a response with an unsolicited id on a stream");
+        return;
+      }
       answered = true;
     }
     receiver.receive(message);

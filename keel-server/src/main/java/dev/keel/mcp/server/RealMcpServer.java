@@ -25,7 +25,7 @@ import dev.keel.mcp.server.internal.registry.TemplateEntry;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
 import dev.keel.mcp.server.internal.registry.UriTemplate;
 import dev.keel.mcp.server.internal.schema.AnnotatedTools;
-import dev.keel.mcp.server.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.internal.schema.SchemaValidator;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.internal.session.RealServerSession;
@@ -142,9 +142,19 @@ final class RealMcpServer implements McpServer, ServerEngine {
       ToolHandler handler) {
     String owner = "tool " + tool.name();
     return new ToolEntry(tool, handler, options,
-        SchemaValidator.compile(schemas, tool.inputSchema(), owner + " inputSchema"),
+        compiled(schemas, tool.inputSchema(), owner + " inputSchema"),
         tool.outputSchema() == null ? Optional.empty()
-            : SchemaValidator.compile(schemas, tool.outputSchema(), owner + " outputSchema"));
+            : compiled(schemas, tool.outputSchema(), owner + " outputSchema"));
+  }
+
+  private static Optional<SchemaValidator> compiled(SchemaRegistry schemas, ObjectNode schema,
+      String owner) {
+    Optional<SchemaValidator> validator = SchemaValidator.compile(schemas, schema, owner);
+    if (validator.isEmpty()) {
+      org.slf4j.LoggerFactory.getLogger(RealMcpServer.class)
+          .warn("{}: unknown $schema dialect, values will not be validated", owner);
+    }
+    return validator;
   }
 
   private static ServerCapabilities capabilities(FeatureRegistry registry) {

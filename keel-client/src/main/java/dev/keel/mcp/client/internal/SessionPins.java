@@ -89,6 +89,12 @@ public final class SessionPins {
     }
   }
 
+  /** Returns the epoch this thread pinned {@code transport} to, or null. */
+  public static Long pinOf(ClientTransport transport) {
+    Map<ClientTransport, Long> pins = PINS.get();
+    return pins == null ? null : pins.get(transport);
+  }
+
   private static <V> Map<ClientTransport, V> copy(Map<ClientTransport, V> map) {
     Map<ClientTransport, V> copy = new IdentityHashMap<>();
     if (map != null) {

@@ -125,6 +125,14 @@ public final class PendingRequests {
       return id;
     }
 
+    /**
+     * Returns a stage completed with the peer's answer, or exceptionally when the exchange
+     * failed; for callers that wait on something else at the same time.
+     */
+    public java.util.concurrent.CompletionStage<JsonRpcMessage> whenAnswered() {
+      return future.minimalCompletionStage();
+    }
+
     /** Stops waiting; a later response is discarded. */
     public void abandon() {
       waiting.remove(id, future);

@@ -3,7 +3,7 @@ package dev.keel.mcp.server.internal.registry;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.ToolHandler;
 import dev.keel.mcp.server.ToolOptions;
-import dev.keel.mcp.server.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.internal.schema.SchemaValidator;
 import java.util.Optional;
 
 /**

@@ -1,5 +1,7 @@
 package dev.keel.mcp.server.internal.schema;
 
+import dev.keel.mcp.core.internal.schema.SchemaValidator;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.keel.mcp.server.internal.schema;
+package dev.keel.mcp.core.internal.schema;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -7,8 +7,6 @@ import com.networknt.schema.SpecificationVersion;
 import dev.keel.mcp.core.Text;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -21,7 +19,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class SchemaValidator {
 
-  private static final Logger LOG = LoggerFactory.getLogger(SchemaValidator.class);
   private static final int MAX_REPORTED = 10;
 
   private final Schema schema;
@@ -40,7 +37,7 @@ public final class SchemaValidator {
    * Compiles a schema.
    *
    * @return empty when the schema names a dialect the validator does not know (it is then
-   *     served verbatim but not enforced, and a warning is logged)
+   *     served verbatim but not enforced; the caller logs that)
    * @throws IllegalArgumentException when the schema is invalid
    */
   public static Optional<SchemaValidator> compile(SchemaRegistry registry, ObjectNode schema,
@@ -48,7 +45,6 @@ public final class SchemaValidator {
     JsonNode dialect = schema.get("$schema");
     if (dialect != null && (!dialect.isString()
         || SpecificationVersion.fromDialectId(dialect.asString()).isEmpty())) {
-      LOG.warn("{}: unknown $schema dialect, arguments will not be validated", owner);
       return Optional.empty();
     }
     try {
