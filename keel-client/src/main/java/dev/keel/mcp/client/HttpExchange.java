@@ -97,7 +97,8 @@ final class HttpExchange implements ClientTransport.Exchange {
       answer(response);
     } catch (IOException e) {
       fail(new TransportException("the exchange with the server broke: "
-          + Text.safe(String.valueOf(e.getMessage())), 0, e));
+          + Text.safe(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()),
+          0, e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       fail(new TransportException("interrupted", 0, e));
@@ -228,7 +229,8 @@ final class HttpExchange implements ClientTransport.Exchange {
     try {
       message = codec.decode(bytes);
     } catch (InvalidMessageException e) {
-      LOG.debug("ignored a malformed message from the server: {}", e.getMessage());
+      LOG.debug("ignored a malformed message from the server: {}",
+          Text.safe(e.getMessage()));
       return;
     }
     if (message instanceof JsonRpcResponse || message instanceof JsonRpcErrorResponse) {

@@ -125,7 +125,12 @@ final class RealMcpClient implements McpClient {
     if (verdict == Era.AUTO) {
       verdict = probe();
     } else if (verdict == Era.MODERN) {
-      discover(ProtocolVersion.V2026_07_28, true);
+      try {
+        discover(ProtocolVersion.V2026_07_28, true);
+      } catch (LegacyOnly e) {
+        throw new InvalidServerResponseException("the server does not speak the stateless "
+            + "era (2026-07-28); connect with Era.LEGACY or Era.AUTO");
+      }
     }
     if (verdict == Era.LEGACY) {
       initialize();
@@ -157,8 +162,8 @@ final class RealMcpClient implements McpClient {
       if (status == 400 || status == 404 || status == 405) {
         return Era.LEGACY;
       }
-      throw new TransportException("cannot tell the server's protocol era: "
-          + e.getMessage(), status, e);
+      throw new TransportException(status == 0 ? e.getMessage()
+          : "cannot tell the server's protocol era: " + e.getMessage(), status, e);
     } catch (RequestTimeoutException e) {
       throw new TransportException("the server did not answer server/discover within "
           + config.connectTimeout.toMillis() + " ms; its era is unknown (set Era.LEGACY or "
@@ -193,7 +198,11 @@ final class RealMcpClient implements McpClient {
       return;
     }
     List<String> supported = strings(result.get("supportedVersions"));
-    if (!supported.isEmpty() && !supported.contains(version)) {
+    if (supported.isEmpty()) {
+      // Not a discovery result: a legacy server answering an unknown method with anything.
+      throw new LegacyOnly();
+    }
+    if (!supported.contains(version)) {
       String other = supported.stream().filter(ProtocolVersion::isModern).findFirst()
           .orElse(null);
       if (other == null) {
@@ -208,8 +217,10 @@ final class RealMcpClient implements McpClient {
     }
     this.serverInfo = info != null && info.isObject()
         ? parse(info, Implementation.class, "server/discover") : null;
-    this.serverCapabilities = parse(result.get("capabilities"), ServerCapabilities.class,
-        "server/discover");
+    JsonNode capabilities = result.get("capabilities");
+    this.serverCapabilities = capabilities == null || capabilities.isNull()
+        ? new ServerCapabilities(null, null, null, null, null, null, null, null)
+        : parse(capabilities, ServerCapabilities.class, "server/discover");
     JsonNode text = result.get("instructions");
     this.instructions = text != null && text.isString() ? text.stringValue() : null;
   }

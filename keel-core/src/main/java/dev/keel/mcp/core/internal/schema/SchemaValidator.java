@@ -4,6 +4,9 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.AnnotationKeyword;
 import dev.keel.mcp.core.Text;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +32,11 @@ public final class SchemaValidator {
 
   /** Returns a registry that resolves only the bundled meta-schemas. */
   public static SchemaRegistry newRegistry() {
-    return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+    // x-mcp-header (SEP-2243) is MCP's own annotation: known, so the validator neither warns
+    // about it nor treats it as an assertion.
+    Dialect dialect = Dialect.builder(Dialects.getDraft202012())
+        .keyword(new AnnotationKeyword("x-mcp-header")).build();
+    return SchemaRegistry.withDefaultDialect(dialect,
         b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
   }
 

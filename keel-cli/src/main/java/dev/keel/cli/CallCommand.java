@@ -1,0 +1,87 @@
+package dev.keel.cli;
+
+import dev.keel.cli.output.ProgressBar;
+import dev.keel.cli.output.ResultPrinter;
+import dev.keel.mcp.client.CallOptions;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.schema.CallToolResult;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code keel call TARGET TOOL [JSON-ARGS]}: calls one tool and prints its result. Progress is
+ * drawn on stderr; Ctrl-C cancels the call at the server.
+ */
+@Command(name = "call", mixinStandardHelpOptions = true,
+    description = "Call a tool of an MCP server and print its result.",
+    footer = {"", "Examples:",
+        "  keel call http://127.0.0.1:8765/mcp echo '{\"text\":\"hello\"}'",
+        "  keel call --stdio echo '{\"text\":\"hello\"}' -- ./keel fixtures --stdio",
+        "", "Exit status: 0 done, 1 the tool or server reported an error, 2 usage,",
+        "3 the server could not be reached, 130 cancelled."})
+final class CallCommand implements Callable<Integer> {
+
+  @Mixin
+  ClientOptions client;
+
+  @Parameters(paramLabel = "TARGET TOOL [JSON-ARGS]", arity = "0..*",
+      description = "The server's URL (with --stdio: nothing, the command follows --), the "
+          + "tool's name, and its arguments as a JSON object.")
+  List<String> words;
+
+  @Override
+  public Integer call() {
+    ClientOptions.Target target = client.target(words);
+    List<String> rest = target.words();
+    if (rest.isEmpty() || rest.size() > 2) {
+      throw new ParameterException(client.spec.commandLine(),
+          rest.isEmpty() ? "missing TOOL" : "too many arguments: JSON-ARGS must be one word "
+              + "(quote it)");
+    }
+    String tool = rest.get(0);
+    JsonNode arguments = rest.size() == 2 ? parseArguments(rest.get(1)) : null;
+    ResultPrinter printer = new ResultPrinter(System.out);
+    ProgressBar bar = new ProgressBar(System.err, System.console() != null);
+    return ClientRun.run(client, target, System.err, mcp -> {
+      CallToolResult result;
+      try {
+        result = mcp.callTool(tool, arguments,
+            CallOptions.defaults().withTimeout(client.timeout()).withProgress(bar));
+      } finally {
+        bar.finish();
+      }
+      if (client.json) {
+        printer.json(result);
+      } else {
+        printer.callResult(result);
+      }
+      if (result.failed()) {
+        System.err.println("keel: the tool reported an error");
+        return ClientRun.FAILED;
+      }
+      return ClientRun.OK;
+    });
+  }
+
+  private JsonNode parseArguments(String text) {
+    try {
+      JsonNode node = McpJson.standard().parse(text);
+      if (!node.isObject()) {
+        throw new ParameterException(client.spec.commandLine(),
+            "JSON-ARGS must be a JSON object, like '{\"text\":\"hi\"}'");
+      }
+      return node;
+    } catch (RuntimeException e) {
+      if (e instanceof ParameterException p) {
+        throw p;
+      }
+      throw new ParameterException(client.spec.commandLine(),
+          "JSON-ARGS is not valid JSON: " + text);
+    }
+  }
+}
