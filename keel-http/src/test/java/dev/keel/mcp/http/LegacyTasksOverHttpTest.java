@@ -233,4 +233,21 @@ class LegacyTasksOverHttpTest {
     assertThat(list.get("tools")).anyMatch(t -> t.get("name").asString().equals("plain")
         && !t.has("execution"));
   }
+
+  @Test
+  void aSessionWithAListeningStreamIsToldOfItsTaskStatusChanges() throws Exception {
+    String session = peer.initialize("alice-secret");
+    try (SseClient listening = peer.get("alice-secret", session)) {
+      tools.jackson.databind.node.ObjectNode probe = dev.keel.mcp.core.McpJson.object();
+      Peer.notifyWhenAttached(server, session, "notifications/message", probe);
+      String id = startTask("alice", session, "long", "{\"ms\":100}", "{}");
+      JsonNode last;
+      do {
+        last = Peer.nextMessage(listening, 10_000);
+      } while (!last.get("method").asString().equals("notifications/tasks/status")
+          || !last.get("params").get("status").asString().equals("completed"));
+      assertThat(last.get("params").get("taskId").asString()).isEqualTo(id);
+      assertThat(last.get("params").has("ttl")).isTrue();
+    }
+  }
 }

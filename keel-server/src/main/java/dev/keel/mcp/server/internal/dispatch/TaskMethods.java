@@ -119,7 +119,7 @@ final class TaskMethods {
     }
     TaskRun run = created.run();
     // The snapshot answered is the task as created: what its handler does next is for polls.
-    StoredTask seed = core.tasks().store().get(run.taskId()).orElseThrow();
+    StoredTask seed = created.seed();
     RequestView taskView = new RequestView(modern, view.session(), view.protocolVersion(),
         view.capabilities(), view.clientInfo(), modern ? null : view.logThreshold(), null);
     RealRequestContext taskCtx = new RealRequestContext(core, taskView, ctx.principal(),

@@ -102,7 +102,7 @@ public final class TaskEngine {
       return current >= limits.maxActivePerPrincipal() ? current : current + 1;
     });
     if (count[0] >= limits.maxActivePerPrincipal()) {
-      return new Created(null, Refusal.TOO_MANY_ACTIVE);
+      return new Created(null, null, Refusal.TOO_MANY_ACTIVE);
     }
     long ttl = limits.defaultTtl().toMillis();
     if (requestedTtl != null && requestedTtl > 0) {
@@ -117,18 +117,19 @@ public final class TaskEngine {
     if (!store.create(task)) {
       runs.remove(id);
       release(owner);
-      return new Created(null, Refusal.STORE_FULL);
+      return new Created(null, null, Refusal.STORE_FULL);
     }
-    return new Created(run, null);
+    return new Created(run, task, null);
   }
 
   /**
    * The outcome of {@link #create}.
    *
    * @param run the run, or null when refused
+   * @param seed the task as created (what the client is answered), or null when refused
    * @param refusal why it was refused, or null
    */
-  public record Created(TaskRun run, Refusal refusal) {}
+  public record Created(TaskRun run, StoredTask seed, Refusal refusal) {}
 
   private String newId() {
     byte[] bytes = new byte[32];
