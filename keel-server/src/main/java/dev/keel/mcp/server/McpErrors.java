@@ -41,4 +41,15 @@ public final class McpErrors {
     return new McpException(ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
         "Missing required client capability: " + capability, data);
   }
+
+  /**
+   * Returns {@code -32021}: the client did not declare an extension this request needs;
+   * {@code data.requiredCapabilities} is {@code {"extensions": {id: {}}}}.
+   */
+  public static McpException missingExtension(String id) {
+    ObjectNode data = McpJson.object();
+    data.putObject("requiredCapabilities").putObject("extensions").putObject(id);
+    return new McpException(ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
+        "Missing required client capability: extension " + id, data);
+  }
 }

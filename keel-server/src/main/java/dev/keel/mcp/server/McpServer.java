@@ -120,6 +120,13 @@ public interface McpServer extends AutoCloseable {
     Duration requestStateTtl = Duration.ofMinutes(10);
     int maxInputRounds = 16;
     int maxSubscriptionsPerPrincipal = 16;
+    dev.keel.mcp.server.spi.TaskStore taskStore;
+    int maxTasks = 10_000;
+    int maxTasksPerPrincipal = 1_000;
+    int maxActiveTasksPerPrincipal = 64;
+    Duration defaultTaskTtl = Duration.ofMinutes(30);
+    Duration maxTaskTtl = Duration.ofHours(24);
+    Duration taskPollInterval = Duration.ofMillis(500);
     final java.util.Map<String, dev.keel.mcp.server.internal.dispatch.CacheHint> cacheHints =
         new java.util.HashMap<>(java.util.Map.of(
             "server/discover", new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "public"),
@@ -285,6 +292,62 @@ public interface McpServer extends AutoCloseable {
     /** Sets the most open {@code subscriptions/listen} streams per principal (default 16). */
     public Builder maxSubscriptionsPerPrincipal(int value) {
       this.maxSubscriptionsPerPrincipal = positive(value, "maxSubscriptionsPerPrincipal");
+      return this;
+    }
+
+    /**
+     * Sets where tasks are kept (default: in memory, bounded by {@link #maxTasks} and
+     * {@link #maxTasksPerPrincipal}). Handlers always run in this process; the store holds
+     * their state and outcome.
+     */
+    public Builder taskStore(dev.keel.mcp.server.spi.TaskStore value) {
+      this.taskStore = Objects.requireNonNull(value, "taskStore");
+      return this;
+    }
+
+    /**
+     * Sets the most tasks the default store keeps (default 10,000); when full it drops the
+     * oldest task that already ended, and refuses new tasks when all are still running.
+     */
+    public Builder maxTasks(int value) {
+      this.maxTasks = positive(value, "maxTasks");
+      return this;
+    }
+
+    /** Sets the most tasks the default store keeps for one principal (default 1,000). */
+    public Builder maxTasksPerPrincipal(int value) {
+      this.maxTasksPerPrincipal = positive(value, "maxTasksPerPrincipal");
+      return this;
+    }
+
+    /**
+     * Sets the most tasks one principal may have running at once (default 64); past it a
+     * task-augmented call is refused.
+     */
+    public Builder maxActiveTasksPerPrincipal(int value) {
+      this.maxActiveTasksPerPrincipal = positive(value, "maxActiveTasksPerPrincipal");
+      return this;
+    }
+
+    /**
+     * Sets how long a task and its result are kept when the client asks for no ttl (default 30
+     * minutes), and the longest ttl a client may ask for (default 24 hours). A task still running
+     * when its ttl ends is cancelled.
+     */
+    public Builder taskTtl(Duration defaultTtl, Duration maxTtl) {
+      Duration d = positive(defaultTtl, "defaultTtl");
+      Duration m = positive(maxTtl, "maxTtl");
+      if (d.compareTo(m) > 0) {
+        throw new IllegalArgumentException("default task ttl exceeds the maximum: " + d);
+      }
+      this.defaultTaskTtl = d;
+      this.maxTaskTtl = m;
+      return this;
+    }
+
+    /** Sets the poll interval suggested to clients of tasks (default 500 ms). */
+    public Builder taskPollInterval(Duration value) {
+      this.taskPollInterval = positive(value, "taskPollInterval");
       return this;
     }
 

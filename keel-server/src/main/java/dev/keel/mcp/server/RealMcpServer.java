@@ -38,6 +38,10 @@ import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
 import dev.keel.mcp.server.internal.mrtr.RequestStateSealer;
 import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry;
+import dev.keel.mcp.server.internal.tasks.TaskEngine;
+import dev.keel.mcp.server.internal.tasks.TaskJson;
+import dev.keel.mcp.server.spi.StoredTask;
+import dev.keel.mcp.server.spi.TaskStore;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Map;
@@ -71,13 +75,19 @@ final class RealMcpServer implements McpServer, ServerEngine {
     CancellationRegistry cancellations = new CancellationRegistry();
     // The counters read the table's size and the table updates the counters.
     SessionTable[] table = new SessionTable[1];
+    TaskEngine[] tasks = new TaskEngine[1];
     ServerCounters counters = new ServerCounters(() -> table[0] == null ? 0 : table[0].size(),
         () -> table[0] == null ? 0 : table[0].owners().size());
     SessionTable sessions = new SessionTable(
         new SessionTable.Limits(b.maxSessions, b.maxSessionsPerPrincipal, b.sessionIdleTimeout),
         new SessionOwnerRegistry(Math.max(SessionOwnerRegistry.DEFAULT_MAX_ENTRIES,
             b.maxSessions), b.notificationChannels),
-        counters, s -> cancellations.cancelAllFor(s.id(), "session ended"));
+        counters, s -> {
+          cancellations.cancelAllFor(s.id(), "session ended");
+          if (tasks[0] != null) {
+            tasks[0].sessionEnded(s.id());
+          }
+        });
     table[0] = sessions;
     SchemaRegistry schemas = SchemaValidator.newRegistry();
     register(b, registry, schemas);
@@ -86,12 +96,16 @@ final class RealMcpServer implements McpServer, ServerEngine {
       t.setDaemon(true);
       return t;
     });
+    tasks[0] = new TaskEngine(b.taskStore != null ? b.taskStore
+        : TaskStore.inMemory(b.maxTasks, b.maxTasksPerPrincipal),
+        new TaskEngine.Limits(b.defaultTaskTtl, b.maxTaskTtl, b.taskPollInterval,
+            b.maxActiveTasksPerPrincipal), Clock.systemUTC(), timer, this::taskChanged);
     this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
         b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
         new RequestStateSealer(b.requestStateKey, b.previousRequestStateKeys,
             b.requestStateTtl, Clock.systemUTC(), json),
-        b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions);
+        b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0]);
     this.dispatcher = new Dispatcher(core);
     this.admissions = new Semaphore(b.maxInFlightRequests);
     this.defaultLogLevel = b.defaultLogLevel;
@@ -138,8 +152,18 @@ final class RealMcpServer implements McpServer, ServerEngine {
     }
   }
 
-  private static ToolEntry toolEntry(SchemaRegistry schemas, Tool tool, ToolOptions options,
+  private static ToolEntry toolEntry(SchemaRegistry schemas, Tool listed, ToolOptions given,
       ToolHandler handler) {
+    // One source of truth for task support: the options when they say, else the listing; the
+    // listing then shows what the server does.
+    TaskSupport support = given.taskSupport() != null ? given.taskSupport()
+        : TaskSupport.of(listed.execution());
+    ToolOptions options = given.withTaskSupport(support);
+    Tool tool = support == TaskSupport.of(listed.execution()) && (listed.execution() != null
+        || support == TaskSupport.FORBIDDEN) ? listed
+        : new Tool(listed.name(), listed.title(), listed.description(), listed.inputSchema(),
+            listed.outputSchema(), listed.annotations(), listed.icons(), support.execution(),
+            listed.meta());
     String owner = "tool " + tool.name();
     return new ToolEntry(tool, handler, options,
         compiled(schemas, tool.inputSchema(), owner + " inputSchema"),
@@ -162,8 +186,27 @@ final class RealMcpServer implements McpServer, ServerEngine {
     ObjectNode resources = JsonNodeFactory.instance.objectNode()
         .put("subscribe", true).put("listChanged", true);
     ObjectNode empty = JsonNodeFactory.instance.objectNode();
+    // Legacy tasks (2025-11-25); the stateless era gets the tasks extension in server/discover.
+    ObjectNode tasks = JsonNodeFactory.instance.objectNode();
+    tasks.putObject("list");
+    tasks.putObject("cancel");
+    tasks.putObject("requests").putObject("tools").putObject("call");
     return new ServerCapabilities(listChanged.deepCopy(), resources, listChanged.deepCopy(),
-        empty.deepCopy(), registry.hasCompletions() ? empty.deepCopy() : null, null, null, null);
+        empty.deepCopy(), registry.hasCompletions() ? empty.deepCopy() : null, tasks, null,
+        null);
+  }
+
+  /** Status notifications: legacy on the session's listening stream, modern on listen streams. */
+  private void taskChanged(StoredTask task) {
+    if (!listening) {
+      return;
+    }
+    if (task.modern()) {
+      subscriptions.taskChanged(task.taskId(), TaskJson.detailed(task));
+    } else if (task.sessionId() != null && core != null) {
+      core.sessions().get(task.sessionId()).ifPresent(s -> s.sendToListener(
+          new JsonRpcNotification("notifications/tasks/status", TaskJson.legacy(task))));
+    }
   }
 
   private void listChanged(FeatureKind kind) {
@@ -326,6 +369,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
   public void close() {
     listening = false;
     subscriptions.shutdown();
+    core.tasks().close();
     for (RealServerSession session : core.sessions().all()) {
       session.close();
     }

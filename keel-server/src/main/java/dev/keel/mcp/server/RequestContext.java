@@ -146,4 +146,36 @@ public interface RequestContext {
    * store. Does nothing where the transport cannot resume streams.
    */
   void closeStreamForPolling();
+
+  /**
+   * Returns the id of the task this handler runs in, or null when it serves an ordinary request.
+   */
+  default String taskId() {
+    return null;
+  }
+
+  /**
+   * Continues the call as a task, for a tool registered with
+   * {@link ToolOptions#withTaskOnDemand()}: when the call may become a task, the client gets the
+   * task at once and {@code work} runs on the task's own thread with the task's context;
+   * otherwise (no task support on either side, or already in a task) {@code work} runs here and
+   * now with this context.
+   *
+   * <p>Ask the client what the work needs before calling this (those answers come in ordinary
+   * rounds), and use only the context {@code work} is given afterwards. Like the attempt-ending
+   * signal of the stateless era, becoming a task leaves the handler through an {@link Error}
+   * that {@code catch (Exception e)} does not catch.
+   *
+   * <pre>{@code
+   * (ctx, args) -> {
+   *   String name = ctx.elicit("user_name", ask).content().get("name").asString();
+   *   return ctx.continueAsTask(task -> CallToolResult.text("Hello, " + name + "!"));
+   * }
+   * }</pre>
+   *
+   * @return what {@code work} returned, when it ran here
+   */
+  default dev.keel.mcp.core.schema.CallToolResult continueAsTask(TaskWork work) throws Exception {
+    return work.run(this);
+  }
 }

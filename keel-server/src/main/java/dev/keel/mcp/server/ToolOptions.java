@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the server runs one tool: its timeout, whether cancelling interrupts its thread, and
- * whether a person must approve each call first.
+ * How the server runs one tool: its timeout, whether cancelling interrupts its thread, whether a
+ * person must approve each call first, and whether it runs as a task.
  *
  * <pre>{@code
  * builder.tool(deleteRows, ToolOptions.defaults().withTimeout(Duration.ofSeconds(10))
@@ -18,14 +18,25 @@ import java.util.Objects;
  *     that cannot stand interrupts opts out and polls its token instead)
  * @param requiresApproval whether each call first asks the user through elicitation; anything
  *     but an explicit approval refuses the call, and the handler never runs
+ * @param taskSupport whether calls run as tasks; null to take the tool's own
+ *     {@code execution.taskSupport} ({@link TaskSupport#FORBIDDEN} when it has none)
+ * @param taskOnDemand whether a task starts only when the handler calls
+ *     {@link RequestContext#continueAsTask} (after asking the client what it needs in ordinary
+ *     rounds), rather than before the handler runs
  */
-public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval) {
+public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval,
+    TaskSupport taskSupport, boolean taskOnDemand) {
 
   /** Checks the timeout. */
   public ToolOptions {
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
       throw new IllegalArgumentException("timeout must be positive: " + timeout);
     }
+  }
+
+  /** Options without task settings (the tool's own {@code execution} decides). */
+  public ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval) {
+    this(timeout, interruptOnCancel, requiresApproval, null, false);
   }
 
   /** Returns the defaults: the server's timeout, interrupts on, no approval. */
@@ -36,16 +47,38 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
   /** Returns a copy with another timeout. */
   public ToolOptions withTimeout(Duration value) {
     return new ToolOptions(Objects.requireNonNull(value, "timeout"), interruptOnCancel,
-        requiresApproval);
+        requiresApproval, taskSupport, taskOnDemand);
   }
 
   /** Returns a copy whose cancellation trips the token but never interrupts the thread. */
   public ToolOptions withoutInterrupt() {
-    return new ToolOptions(timeout, false, requiresApproval);
+    return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand);
   }
 
   /** Returns a copy that asks the user to approve every call. */
   public ToolOptions withApproval() {
-    return new ToolOptions(timeout, interruptOnCancel, true);
+    return new ToolOptions(timeout, interruptOnCancel, true, taskSupport, taskOnDemand);
+  }
+
+  /**
+   * Returns a copy whose calls run as tasks when the client can take one
+   * ({@link TaskSupport#OPTIONAL}) or always ({@link TaskSupport#REQUIRED}). The tool is listed
+   * with this {@code execution.taskSupport}. A task runs its handler on a thread of its own; the
+   * client polls it. The tool's timeout still applies when it set one; otherwise the task's ttl
+   * bounds the run.
+   */
+  public ToolOptions withTaskSupport(TaskSupport value) {
+    return new ToolOptions(timeout, interruptOnCancel, requiresApproval,
+        Objects.requireNonNull(value, "taskSupport"), taskOnDemand);
+  }
+
+  /**
+   * Returns a copy whose task starts only when the handler calls
+   * {@link RequestContext#continueAsTask}: until then the call is an ordinary one, so the
+   * handler can ask the client what it needs first (in the stateless era, in
+   * {@code input_required} rounds before any task exists).
+   */
+  public ToolOptions withTaskOnDemand() {
+    return new ToolOptions(timeout, interruptOnCancel, requiresApproval, taskSupport, true);
   }
 }

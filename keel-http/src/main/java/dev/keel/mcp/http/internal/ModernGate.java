@@ -117,7 +117,8 @@ final class ModernGate {
 
   private static boolean namedMethod(String method) {
     return method.equals("tools/call") || method.equals("prompts/get")
-        || method.equals("resources/read") || method.startsWith("tasks/");
+        || method.equals("resources/read") || method.equals("tasks/get")
+        || method.equals("tasks/update") || method.equals("tasks/cancel");
   }
 
   private static String nameSource(String method, ObjectNode params) {

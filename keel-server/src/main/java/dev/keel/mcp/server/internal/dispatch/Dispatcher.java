@@ -49,7 +49,8 @@ public final class Dispatcher {
   private static final Set<String> LEGACY_METHODS = Set.of("ping", "logging/setLevel",
       "completion/complete", "tools/list", "tools/call", "resources/list",
       "resources/templates/list", "resources/read", "resources/subscribe",
-      "resources/unsubscribe", "prompts/list", "prompts/get");
+      "resources/unsubscribe", "prompts/list", "prompts/get", "tasks/get", "tasks/result",
+      "tasks/list", "tasks/cancel");
 
   /** The methods whose handlers are user code, and so run under a timeout. */
   private static final Set<String> USER_CODE = Set.of("tools/call", "resources/read",
@@ -70,7 +71,12 @@ public final class Dispatcher {
       Map.entry("prompts/list", PromptMethods::list),
       Map.entry("prompts/get", PromptMethods::get),
       Map.entry("server/discover", UtilityMethods::discover),
-      Map.entry("subscriptions/listen", ListenMethod::listen));
+      Map.entry("subscriptions/listen", ListenMethod::listen),
+      Map.entry("tasks/get", TaskMethods::get),
+      Map.entry("tasks/result", TaskMethods::result),
+      Map.entry("tasks/list", TaskMethods::list),
+      Map.entry("tasks/cancel", TaskMethods::cancel),
+      Map.entry("tasks/update", TaskMethods::update));
 
   /** Creates a dispatcher over the server's shared state. */
   public Dispatcher(ServerCore core) {

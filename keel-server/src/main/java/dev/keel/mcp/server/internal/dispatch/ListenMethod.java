@@ -4,6 +4,7 @@ import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
+import dev.keel.mcp.server.McpErrors;
 import dev.keel.mcp.server.internal.registry.FeatureKind;
 import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry;
 import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry.Subscription;
@@ -48,11 +49,28 @@ final class ListenMethod {
       }
       uris.forEach(honoured.putArray("resourceSubscriptions")::add);
     }
+    Set<String> taskIds = new LinkedHashSet<>();
+    JsonNode tasks = filter.get("taskIds");
+    if (tasks != null && tasks.isArray() && !tasks.isEmpty()) {
+      if (!ctx.clientCapabilities().hasExtension(TaskMethods.EXTENSION)) {
+        throw McpErrors.missingExtension(TaskMethods.EXTENSION);
+      }
+      for (JsonNode id : tasks) {
+        // Only the caller's own tasks: another's id is silently not honoured, like an unknown one.
+        if (id.isString() && taskIds.size() < MAX_RESOURCES && core.tasks()
+            .find(id.stringValue(), ctx.principal().fingerprint(), null)
+            .filter(t -> t.modern()).isPresent()) {
+          taskIds.add(id.stringValue());
+        }
+      }
+      taskIds.forEach(honoured.putArray("taskIds")::add);
+    }
     JsonNode idJson = ctx.requestId().isNumber()
         ? JsonNodeFactory.instance.numberNode((Long) ctx.requestId().value())
         : JsonNodeFactory.instance.stringNode((String) ctx.requestId().value());
     Subscription subscription = new Subscription(ctx.requestId(), idJson,
-        ctx.principal().fingerprint(), ctx.stream(), kinds, Set.copyOf(uris));
+        ctx.principal().fingerprint(), ctx.stream(), kinds, Set.copyOf(uris),
+        Set.copyOf(taskIds));
     SubscriptionRegistry registry = core.subscriptions();
     if (!registry.add(subscription)) {
       throw new McpException(ErrorCodes.SERVER_ERROR, "Too many subscriptions");

@@ -23,10 +23,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ModernRequests {
 
-  /** Methods of the stateless era; anything else (including the removed ones) is -32601. */
+  /**
+   * Methods of the stateless era, with the tasks extension's; anything else (including the
+   * removed ones, and the legacy {@code tasks/result} and {@code tasks/list}) is -32601.
+   */
   static final Set<String> METHODS = Set.of("server/discover", "subscriptions/listen",
       "tools/list", "tools/call", "resources/list", "resources/templates/list",
-      "resources/read", "prompts/list", "prompts/get", "completion/complete");
+      "resources/read", "prompts/list", "prompts/get", "completion/complete", "tasks/get",
+      "tasks/update", "tasks/cancel");
 
   /** Methods that may answer {@code input_required}. */
   static final Set<String> MRTR_METHODS = Set.of("tools/call", "prompts/get", "resources/read");

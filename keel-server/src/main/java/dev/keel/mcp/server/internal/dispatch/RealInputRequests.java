@@ -85,6 +85,21 @@ final class RealInputRequests implements InputRequests {
       }
       return new Answers(answers);
     }
+    if (ctx.task() != null) {
+      // A stateless task asks through tasks/get and is answered by tasks/update.
+      Map<String, ObjectNode> asked = new LinkedHashMap<>();
+      for (Question q : questions) {
+        ObjectNode request = McpJson.object();
+        request.put("method", q.kind().method);
+        request.set("params", q.params() == null ? McpJson.object() : q.params());
+        asked.put(q.key(), request);
+      }
+      Map<String, JsonNode> got = ctx.task().collect(asked);
+      for (Question q : questions) {
+        answers.put(q.key(), parse(q, got.get(q.key())));
+      }
+      return new Answers(answers);
+    }
     if (round == null) {
       throw McpException.invalidRequest("Invalid Request: " + ctx.method()
           + " cannot ask the client for input");

@@ -21,7 +21,11 @@ import dev.keel.mcp.core.schema.Root;
 import dev.keel.mcp.server.InputRequests;
 import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.RequestContext;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.server.TaskWork;
 import dev.keel.mcp.server.internal.session.RealServerSession;
+import dev.keel.mcp.server.internal.tasks.TaskRun;
+import dev.keel.mcp.server.internal.tasks.TaskSignal;
 import dev.keel.mcp.server.transport.MessageStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,11 +51,20 @@ public final class RealRequestContext implements RequestContext {
   private final ReentrantLock progressLock = new ReentrantLock();
   private final AtomicInteger autoKeys = new AtomicInteger();
   private double lastProgress = Double.NEGATIVE_INFINITY;
+  private final TaskRun task;
   private volatile boolean done;
   private volatile boolean timedOut;
+  private volatile boolean taskOnDemand;
 
   RealRequestContext(ServerCore core, RequestView view, Principal principal,
       JsonRpcRequest request, MessageStream stream, CancellationSource source) {
+    this(core, view, principal, request, stream, source, null);
+  }
+
+  /** A context for a handler running as {@code task} (null for an ordinary request). */
+  RealRequestContext(ServerCore core, RequestView view, Principal principal,
+      JsonRpcRequest request, MessageStream stream, CancellationSource source, TaskRun task) {
+    this.task = task;
     this.core = core;
     this.view = view;
     this.principal = principal;
@@ -98,6 +111,33 @@ public final class RealRequestContext implements RequestContext {
 
   RequestView view() {
     return view;
+  }
+
+  JsonRpcRequest request() {
+    return request;
+  }
+
+  /** Returns the task this handler runs in, or null. */
+  TaskRun task() {
+    return task;
+  }
+
+  /** Lets {@link #continueAsTask} turn this call into a task (a tool with tasks on demand). */
+  void taskOnDemand(boolean value) {
+    this.taskOnDemand = value;
+  }
+
+  @Override
+  public String taskId() {
+    return task == null ? null : task.taskId();
+  }
+
+  @Override
+  public CallToolResult continueAsTask(TaskWork work) throws Exception {
+    if (task == null && taskOnDemand) {
+      throw new TaskSignal(work);
+    }
+    return work.run(this);
   }
 
   ServerCore core() {
@@ -275,6 +315,15 @@ public final class RealRequestContext implements RequestContext {
       }
       throw new McpException(ErrorCodes.INTERNAL_ERROR, "Internal error");
     }
-    return pending.await(method, core.clientRequestTimeout(), source);
+    if (task == null) {
+      return pending.await(method, core.clientRequestTimeout(), source);
+    }
+    // A legacy task waits on the client: input_required until the answer comes.
+    task.askingClient();
+    try {
+      return pending.await(method, core.clientRequestTimeout(), source);
+    } finally {
+      task.clientAnswered();
+    }
   }
 }

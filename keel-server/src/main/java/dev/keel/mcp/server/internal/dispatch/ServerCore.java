@@ -12,6 +12,7 @@ import dev.keel.mcp.server.internal.session.SessionTable;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.internal.mrtr.RequestStateSealer;
 import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry;
+import dev.keel.mcp.server.internal.tasks.TaskEngine;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param maxInputRounds the most rounds one multi-round-trip request may take
  * @param cacheHints the cache hints of stateless results, by method
  * @param subscriptions the open subscriptions/listen streams
+ * @param tasks the tasks, both eras
  */
 public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
     SessionTable sessions, CancellationRegistry cancellations, SchemaRegistry schemas,
@@ -45,4 +47,4 @@ public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry regis
     Duration clientRequestTimeout, LoggingLevel defaultLogLevel, Duration handlerTimeout,
     ServerCounters counters, ScheduledExecutorService timer,
     RequestStateSealer requestStates, int maxInputRounds, Map<String, CacheHint> cacheHints,
-    SubscriptionRegistry subscriptions) {}
+    SubscriptionRegistry subscriptions, TaskEngine tasks) {}

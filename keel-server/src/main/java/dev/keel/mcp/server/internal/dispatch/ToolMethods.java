@@ -8,7 +8,10 @@ import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.ListToolsResult;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
+import dev.keel.mcp.server.TaskWork;
+import dev.keel.mcp.server.internal.tasks.TaskSignal;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -39,11 +42,22 @@ final class ToolMethods {
         .orElseThrow(() -> McpException.invalidParams("Unknown tool: " + Text.safe(call.name())));
     ObjectNode arguments = call.arguments() == null
         ? JsonNodeFactory.instance.objectNode() : call.arguments();
-    CallToolResult result = run(ctx, entry, arguments);
+    TaskMethods.Mode mode = TaskMethods.decide(ctx, entry, params);
+    if (mode == TaskMethods.Mode.NOW) {
+      return TaskMethods.start(ctx, entry, params, arguments, null);
+    }
+    ctx.taskOnDemand(mode == TaskMethods.Mode.ON_DEMAND);
+    CallToolResult result;
+    try {
+      result = run(ctx, entry, arguments);
+    } catch (TaskSignal signal) {
+      return TaskMethods.start(ctx, entry, params, arguments, signal.work());
+    }
     return core.json().toTree(result);
   }
 
-  private static CallToolResult run(RealRequestContext ctx, ToolEntry entry,
+  /** Runs a tool: arguments checked, approval asked, handler called, output checked. */
+  static CallToolResult run(RealRequestContext ctx, ToolEntry entry,
       ObjectNode arguments) throws Exception {
     String name = entry.tool().name();
     if (entry.input().isPresent()) {
@@ -62,9 +76,25 @@ final class ToolMethods {
             + outcome.name().toLowerCase(java.util.Locale.ROOT) + "); it did not run");
       }
     }
+    return invoke(ctx, entry, () -> entry.handler().call(ctx, arguments));
+  }
+
+  /** Runs the task part of a tool that continued as a task, with the same error mapping. */
+  static CallToolResult runWork(RealRequestContext ctx, ToolEntry entry, TaskWork work)
+      throws Exception {
+    return invoke(ctx, entry, () -> work.run(ctx));
+  }
+
+  /**
+   * Calls handler code: a handler failure becomes a tool error, protocol errors and
+   * cancellation pass on, and the output is checked against the tool's schema.
+   */
+  private static CallToolResult invoke(RealRequestContext ctx, ToolEntry entry,
+      Callable<CallToolResult> code) throws Exception {
+    String name = entry.tool().name();
     CallToolResult result;
     try {
-      result = entry.handler().call(ctx, arguments);
+      result = code.call();
     } catch (McpException | RequestCancelledException e) {
       throw e;
     } catch (InterruptedException e) {

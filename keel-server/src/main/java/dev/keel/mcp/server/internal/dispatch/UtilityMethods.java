@@ -27,7 +27,11 @@ final class UtilityMethods {
     ServerCore core = ctx.core();
     ObjectNode result = JsonNodeFactory.instance.objectNode();
     dev.keel.mcp.core.ProtocolVersion.MODERN.forEach(result.putArray("supportedVersions")::add);
-    result.set("capabilities", core.json().toTree(core.capabilities()));
+    // The stateless era has no tasks capability: tasks are the extension there.
+    ObjectNode capabilities = core.json().toObject(core.capabilities());
+    capabilities.remove("tasks");
+    capabilities.putObject("extensions").putObject(TaskMethods.EXTENSION);
+    result.set("capabilities", capabilities);
     if (core.instructions() != null) {
       result.put("instructions", core.instructions());
     }

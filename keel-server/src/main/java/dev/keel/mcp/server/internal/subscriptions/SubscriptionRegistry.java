@@ -35,9 +35,10 @@ public final class SubscriptionRegistry {
    * @param stream where its messages go
    * @param kinds the list changes it asked for
    * @param uris the resources whose updates it asked for
+   * @param taskIds the tasks whose status changes it asked for (tasks extension)
    */
   public record Subscription(RequestId id, JsonNode idJson, String fingerprint,
-      MessageStream stream, Set<FeatureKind> kinds, Set<String> uris) {}
+      MessageStream stream, Set<FeatureKind> kinds, Set<String> uris, Set<String> taskIds) {}
 
   private final Set<Subscription> open = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> perPrincipal = new ConcurrentHashMap<>();
@@ -105,6 +106,20 @@ public final class SubscriptionRegistry {
       }
     }
     return told;
+  }
+
+  /**
+   * Tells the subscriptions watching a task that its status changed ({@code notifications/tasks},
+   * the task as {@code tasks/get} shows it).
+   */
+  public void taskChanged(String taskId, ObjectNode detailedTask) {
+    for (Subscription s : List.copyOf(open)) {
+      if (s.taskIds().contains(taskId)) {
+        ObjectNode params = detailedTask.deepCopy();
+        params.set("_meta", tagged(s).get("_meta"));
+        s.stream().send(new JsonRpcNotification("notifications/tasks", params));
+      }
+    }
   }
 
   /** Returns the params of a message for this subscription: its id in {@code _meta}. */
