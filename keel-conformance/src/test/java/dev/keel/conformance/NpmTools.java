@@ -34,7 +34,8 @@ final class NpmTools {
     if (!Files.isRegularFile(LEGACY_SUITE) || !Files.isRegularFile(SUITE_2026)
         || !Files.isExecutable(bin("node"))
         || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/sdk"))
-        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/client"))) {
+        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/client"))
+        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/server"))) {
       Result r = run(List.of("npm", "ci", "--no-audit", "--no-fund"), DIR, Duration.ofMinutes(5));
       if (r.exit() != 0) {
         throw new IllegalStateException("npm ci failed in " + DIR + ":\n" + r.output());

@@ -16,6 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +54,8 @@ final class HttpExchange implements ClientTransport.Exchange {
   private volatile boolean aborted;
   private volatile boolean answered;
   private volatile InputStream body;
+  /** The request while its response headers are awaited; cancelling it closes the connection. */
+  private volatile CompletableFuture<HttpResponse<InputStream>> sending;
 
   /** Creates the exchange of a request. */
   HttpExchange(StreamableHttpTransport transport, HttpClient http, JsonRpcCodec codec,
@@ -74,6 +79,13 @@ final class HttpExchange implements ClientTransport.Exchange {
   @Override
   public void abort() {
     aborted = true;
+    // Before the response headers there is no body to close. Cancelling the send (JDK 16+)
+    // drops the connection, which is how a stateless server learns the request is cancelled:
+    // without it the request would run on until the server answered.
+    CompletableFuture<HttpResponse<InputStream>> pending = sending;
+    if (pending != null) {
+      pending.cancel(true);
+    }
     InputStream open = body;
     if (open != null) {
       try {
@@ -87,8 +99,10 @@ final class HttpExchange implements ClientTransport.Exchange {
   /** Posts the request and reads its answer; runs on a client thread. */
   void run(HttpRequest request) {
     try {
-      HttpResponse<InputStream> response =
-          http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> response = send(request);
+      if (response == null) {
+        return;
+      }
       body = response.body();
       if (aborted) {
         body.close();
@@ -106,6 +120,35 @@ final class HttpExchange implements ClientTransport.Exchange {
       fail(e);
     } finally {
       closeBody();
+    }
+  }
+
+  /** Sends the request and waits for the response headers; null when aborted before them. */
+  private HttpResponse<InputStream> send(HttpRequest request)
+      throws IOException, InterruptedException {
+    CompletableFuture<HttpResponse<InputStream>> pending =
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    sending = pending;
+    if (aborted) {
+      pending.cancel(true);
+    }
+    try {
+      return pending.get();
+    } catch (CancellationException e) {
+      return null;
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException(e.getCause());
+    } finally {
+      sending = null;
     }
   }
 
