@@ -229,8 +229,10 @@ final class HttpExchange implements ClientTransport.Exchange {
       }
       Thread.sleep(Math.max(limits.retryFloor().toMillis(),
           sse.retryMillis() == null ? 1000 : sse.retryMillis()));
-      HttpResponse<InputStream> resumed = http.send(transport.listenRequest(session, cursor),
-          HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> resumed = send(transport.listenRequest(session, cursor));
+      if (resumed == null) {
+        return;
+      }
       closeBody();
       body = resumed.body();
       if (resumed.statusCode() == 404 && session != null) {
@@ -315,8 +317,10 @@ final class HttpExchange implements ClientTransport.Exchange {
     int failures = 0;
     while (!aborted && !transport.isClosed() && failures < 5) {
       try {
-        HttpResponse<InputStream> response = http.send(transport.listenRequest(session, cursor),
-            HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = send(transport.listenRequest(session, cursor));
+        if (response == null) {
+          return;
+        }
         body = response.body();
         int status = response.statusCode();
         if (status != 200) {
