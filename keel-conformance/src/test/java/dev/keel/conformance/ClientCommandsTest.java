@@ -1,0 +1,184 @@
+package dev.keel.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.keel.cli.fixtures.FixtureServer;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.http.McpHttpServer;
+import dev.keel.mcp.server.McpServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code keel tools}, {@code keel call} and {@code keel read} as a user runs them: real
+ * processes against the fixture server over HTTP (in this JVM, so the test can watch the server)
+ * and over stdio (the server a subprocess of the command).
+ */
+class ClientCommandsTest {
+
+  private static McpServer server;
+  private static McpHttpServer http;
+  private static String url;
+
+  @TempDir
+  static Path scratch;
+
+  @BeforeAll
+  static void start() {
+    server = FixtureServer.create();
+    // A stateless call is cancelled by closing its stream; the server notices at its next
+    // keep-alive write, so the test's server writes them often.
+    http = McpHttpServer.builder(server).port(0)
+        .servlet(b -> b.keepAlive(Duration.ofMillis(200))).start();
+    url = http.endpoint().toString();
+  }
+
+  @AfterAll
+  static void stop() {
+    http.close();
+  }
+
+  /** What a finished command printed. */
+  record Run(int exit, String out, String err) {}
+
+  private static Run keel(String... args) throws IOException, InterruptedException {
+    Path out = Files.createTempFile(scratch, "out", ".txt");
+    Path err = Files.createTempFile(scratch, "err", ".txt");
+    Process p = new ProcessBuilder(KeelProcess.command(args)).redirectOutput(out.toFile())
+        .redirectError(err.toFile()).start();
+    if (!p.waitFor(90, TimeUnit.SECONDS)) {
+      p.destroyForcibly().waitFor();
+      throw new AssertionError("keel " + String.join(" ", args) + " did not finish");
+    }
+    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private static List<String> stdioServer() {
+    return KeelProcess.command("fixtures", "--stdio");
+  }
+
+  private static String[] withStdio(List<String> own) {
+    List<String> args = new ArrayList<>(own);
+    args.add("--");
+    args.addAll(stdioServer());
+    return args.toArray(String[]::new);
+  }
+
+  @Test
+  void toolsListsTheToolsWithTheirArgumentsOverHttpAndStdio() throws Exception {
+    Run overHttp = keel("tools", url);
+    assertThat(overHttp.exit()).as(overHttp.err()).isZero();
+    assertThat(overHttp.out()).containsPattern("(?m)^echo +Returns its text$")
+        .contains("args: text: string (required)");
+
+    Run overStdio = keel(withStdio(List.of("tools", "--stdio")));
+    assertThat(overStdio.exit()).as(overStdio.err()).isZero();
+    assertThat(overStdio.out()).containsPattern("(?m)^echo +Returns its text$");
+
+    Run json = keel("tools", "--json", url);
+    JsonNode tools = McpJson.standard().parse(json.out()).get("tools");
+    assertThat(tools.isArray()).isTrue();
+    List<String> names = new ArrayList<>();
+    tools.forEach(t -> names.add(t.get("name").asString()));
+    assertThat(names).contains("echo", "sleep");
+  }
+
+  @Test
+  void callPrintsTheResultInBothErasOverHttpAndStdio() throws Exception {
+    for (String era : List.of("auto", "legacy")) {
+      Run overHttp = keel("call", "--era", era, url, "echo", "{\"text\":\"hello there\"}");
+      assertThat(overHttp.exit()).as(overHttp.err()).isZero();
+      assertThat(overHttp.out()).isEqualTo("hello there\n");
+
+      Run overStdio = keel(withStdio(List.of("call", "--era", era, "--stdio", "echo",
+          "{\"text\":\"over a pipe\"}")));
+      assertThat(overStdio.exit()).as(overStdio.err()).isZero();
+      assertThat(overStdio.out()).isEqualTo("over a pipe\n");
+    }
+    Run json = keel("call", "--json", url, "echo", "{\"text\":\"j\"}");
+    assertThat(McpJson.standard().parse(json.out()).at("/content/0/text").asString())
+        .isEqualTo("j");
+  }
+
+  @Test
+  void callDrawsProgressOnStderrAndKeepsStdoutForTheResult() throws Exception {
+    Run run = keel("call", url, "test_tool_with_progress");
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.err()).contains("]  50%  Completed step 50 of 100")
+        .contains("100%  Completed step 100 of 100");
+    assertThat(run.out()).startsWith("Progress reported for token").doesNotContain("%");
+  }
+
+  @Test
+  void readPrintsAResource() throws Exception {
+    Run run = keel("read", url, "test://static-text");
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("This is the content of the static text resource.\n");
+    Run overStdio = keel(withStdio(List.of("read", "--stdio", "test://static-text")));
+    assertThat(overStdio.out()).isEqualTo(run.out());
+  }
+
+  @Test
+  void badInputGetsAClearErrorAndAnExitStatus() throws Exception {
+    Run noTarget = keel("tools");
+    assertThat(noTarget.exit()).isEqualTo(2);
+    assertThat(noTarget.err()).contains("missing TARGET");
+
+    Run badJson = keel("call", url, "echo", "{text:");
+    assertThat(badJson.exit()).isEqualTo(2);
+    assertThat(badJson.err()).contains("JSON-ARGS is not valid JSON");
+
+    Run wrongType = keel("call", url, "echo", "{\"text\":5}");
+    assertThat(wrongType.exit()).isEqualTo(1);
+    assertThat(wrongType.err()).contains("do not match its input schema");
+
+    Run unknownTool = keel("call", url, "no_such_tool");
+    assertThat(unknownTool.exit()).isEqualTo(1);
+    assertThat(unknownTool.err()).contains("keel:");
+
+    Run unreachable = keel("tools", "http://127.0.0.1:1/mcp");
+    assertThat(unreachable.exit()).isEqualTo(3);
+    assertThat(unreachable.err()).contains("http://127.0.0.1:1/mcp");
+
+    Run timedOut = keel("call", "--timeout", "1", url, "sleep", "{\"ms\":30000}");
+    assertThat(timedOut.exit()).isEqualTo(1);
+    assertThat(timedOut.err()).contains("cancelled at the server");
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> server.metrics().inFlightRequests() == 0);
+  }
+
+  @Test
+  void stoppingACallCancelsItAtTheServer() throws Exception {
+    for (String era : List.of("modern", "legacy")) {
+      long cancellationsBefore = server.metrics().cancellations();
+      Process p = new ProcessBuilder(KeelProcess.command("call", "--era", era, url, "sleep",
+          "{\"ms\":60000}")).redirectErrorStream(true)
+          .redirectOutput(scratch.resolve("ctrl-c-" + era + ".txt").toFile()).start();
+      try {
+        await().atMost(Duration.ofSeconds(60))
+            .until(() -> server.metrics().inFlightRequests() == 1);
+        // What Ctrl-C does, minus the terminal: the JVM's shutdown runs the cancel hook.
+        p.destroy();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      } finally {
+        p.destroyForcibly();
+      }
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> server.metrics().inFlightRequests() == 0);
+      assertThat(server.metrics().cancellations()).as(era).isGreaterThan(cancellationsBefore);
+    }
+  }
+}
