@@ -81,12 +81,49 @@ public interface McpClient extends AutoCloseable {
   /**
    * Calls a tool. The arguments are checked against the tool's input schema first (when the
    * client knows the tool); a call that fails the check is not sent. Interrupting the calling
-   * thread, or the timeout passing, cancels the call at the server.
+   * thread, or the timeout passing, cancels the call at the server. A tool that requires a task
+   * runs as one, transparently: the client polls it at the server's interval and answers its
+   * input requests through the handlers.
    *
    * @param arguments an object, or null for none
    * @throws IllegalArgumentException when the arguments do not match the input schema
    */
   CallToolResult callTool(String name, JsonNode arguments, CallOptions options);
+
+  /**
+   * Calls a tool as a task: returns as soon as the server has created it. Legacy servers make a
+   * task of every call to a tool whose {@code execution.taskSupport} is {@code optional} or
+   * {@code required}; a stateless server decides, and may answer at once (then the handle is
+   * already {@link Task.Status#COMPLETED} and has no id).
+   *
+   * @throws IllegalArgumentException when the tool does not support tasks
+   */
+  Task callToolAsTask(String name, JsonNode arguments, CallOptions options);
+
+  /**
+   * Returns the task's current state.
+   *
+   * @throws TaskReplacedException when a newer task took the handle's id
+   * @throws IllegalArgumentException when the handle belongs to another client
+   */
+  Task getTask(Task task);
+
+  /**
+   * Asks the server to cancel the task and returns its state after the request. A task that
+   * already ended is returned as it is.
+   */
+  Task cancelTask(Task task);
+
+  /**
+   * Waits for the task to end, answering its input requests through the handlers, and returns
+   * its result. The task keeps running if the wait times out.
+   *
+   * @throws dev.keel.mcp.core.McpException when the task failed with a JSON-RPC error
+   * @throws dev.keel.mcp.core.RequestCancelledException when the task was cancelled
+   * @throws dev.keel.mcp.core.RequestTimeoutException when it did not end within
+   *     {@code timeout}
+   */
+  CallToolResult awaitTask(Task task, Duration timeout);
 
   /** Lists every resource. */
   List<Resource> listResources();

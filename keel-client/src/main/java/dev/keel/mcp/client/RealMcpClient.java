@@ -82,6 +82,7 @@ final class RealMcpClient implements McpClient {
   private final PendingRequests pending;
   private final HostHandlers host;
   private final ToolCatalog catalog = new ToolCatalog();
+  private final TaskCalls tasks = new TaskCalls(this);
   private final ExecutorService handlerThreads = ClientThreads.newExecutor("keel-client-handler");
   private final Semaphore handlerSlots;
   private final ReentrantLock recoveryLock = new ReentrantLock();
@@ -384,6 +385,12 @@ final class RealMcpClient implements McpClient {
 
   private JsonNode callModern(String method, ObjectNode params, Duration timeout,
       ProgressListener listener) {
+    return callModern(method, params, timeout, listener, false);
+  }
+
+  /** A stateless request through its input rounds; the raw result of the last one. */
+  JsonNode callModern(String method, ObjectNode params, Duration timeout,
+      ProgressListener listener, boolean withTasks) {
     long deadline = System.nanoTime() + timeout.toNanos();
     ObjectNode base = params == null ? McpJson.object() : params;
     ObjectNode responses = null;
@@ -400,7 +407,8 @@ final class RealMcpClient implements McpClient {
       Duration left = Duration.ofNanos(Math.max(1_000_000L, deadline - System.nanoTime()));
       JsonNode result;
       try {
-        result = exchangeModern(method, sent, left, listener, toolSchema(method, base));
+        result = exchangeModern(method, sent, left, listener, toolSchema(method, base),
+            withTasks);
       } catch (McpException e) {
         if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && !versionRetried
             && IDEMPOTENT.contains(method)) {
@@ -449,6 +457,47 @@ final class RealMcpClient implements McpClient {
         : null;
   }
 
+  /** Answers one input request through the host's handlers. */
+  JsonNode answerInput(String method, ObjectNode params) {
+    return host.answer(method, params);
+  }
+
+  /**
+   * A legacy request that belongs to the session of {@code epoch} (a task's): pinned to it, and
+   * never re-sent into another; an expired session is replaced for later calls.
+   */
+  JsonNode legacyInSession(String method, ObjectNode params, Duration timeout, long epoch) {
+    if (closed) {
+      throw new ConnectionClosedException("the client is closed");
+    }
+    try {
+      return exchangeLegacy(method, params, timeout, null, epoch, true);
+    } catch (SessionExpiredException e) {
+      recover();
+      throw e;
+    }
+  }
+
+  /** Makes sure a legacy session exists and returns its epoch. */
+  long currentSession() {
+    if (era == Era.LEGACY && sessionful && transport.sessionId() == null) {
+      recover();
+    }
+    return transport.sessionEpoch();
+  }
+
+  Duration defaultTimeout() {
+    return config.requestTimeout;
+  }
+
+  <T> T parseResult(JsonNode node, Class<T> type, String what) {
+    return parse(node, type, what);
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
   private ObjectNode answerInputs(JsonNode requests) {
     if (!(requests instanceof ObjectNode asked) || asked.isEmpty()) {
       throw new InvalidServerResponseException("an input_required result named no input "
@@ -471,12 +520,25 @@ final class RealMcpClient implements McpClient {
   /** One stateless exchange: {@code _meta} and headers, cancellation by closing the stream. */
   private JsonNode exchangeModern(String method, ObjectNode params, Duration timeout,
       ProgressListener listener, ObjectNode schema) {
+    return exchangeModern(method, params, timeout, listener, schema, false);
+  }
+
+  private JsonNode exchangeModern(String method, ObjectNode params, Duration timeout,
+      ProgressListener listener, ObjectNode schema, boolean withTasks) {
     PendingRequests.Pending waiting = pending.start();
     ObjectNode sent = params.deepCopy();
     ObjectNode meta = sent.get("_meta") instanceof ObjectNode m ? m : sent.putObject("_meta");
     meta.put(MetaKeys.PROTOCOL_VERSION, version);
     meta.set(MetaKeys.CLIENT_INFO, json.toObject(config.clientInfo));
-    meta.set(MetaKeys.CLIENT_CAPABILITIES, json.toObject(host.capabilities()));
+    ObjectNode capabilities = json.toObject(host.capabilities());
+    if (withTasks) {
+      // Declared only where the client takes a task: a server may answer any task-capable
+      // call with a task once the client says it can follow one.
+      ObjectNode extensions = capabilities.get("extensions") instanceof ObjectNode e ? e
+          : capabilities.putObject("extensions");
+      extensions.putObject(TaskCalls.EXTENSION);
+    }
+    meta.set(MetaKeys.CLIENT_CAPABILITIES, capabilities);
     LoggingLevel level = logLevel;
     if (level != null) {
       meta.put(MetaKeys.LOG_LEVEL, level.wireName());
@@ -638,6 +700,18 @@ final class RealMcpClient implements McpClient {
 
   @Override
   public CallToolResult callTool(String name, JsonNode arguments, CallOptions options) {
+    ObjectNode params = toolCall(name, arguments);
+    CallOptions o = options == null ? CallOptions.defaults() : options;
+    if (tasks.mustRunAsTask(name)) {
+      Duration timeout = o.timeout() != null ? o.timeout() : config.requestTimeout;
+      return tasks.runToCompletion(params, timeout, o.progress());
+    }
+    JsonNode result = call("tools/call", params, o);
+    return parse(result, CallToolResult.class, "tools/call");
+  }
+
+  /** Checks a call against what the server listed and returns its params. */
+  private ObjectNode toolCall(String name, JsonNode arguments) {
     Objects.requireNonNull(name, "name");
     if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
       throw new IllegalArgumentException("tool arguments must be a JSON object");
@@ -662,8 +736,35 @@ final class RealMcpClient implements McpClient {
     ObjectNode params = McpJson.object();
     params.put("name", name);
     params.set("arguments", args);
-    JsonNode result = call("tools/call", params, options);
-    return parse(result, CallToolResult.class, "tools/call");
+    return params;
+  }
+
+  /** Returns the listed tool's task support ({@code forbidden} when unknown). */
+  String taskSupport(String name) {
+    return catalog.find(name).map(e -> e.tool().execution())
+        .map(x -> x.taskSupport() == null ? "forbidden" : x.taskSupport()).orElse("forbidden");
+  }
+
+  @Override
+  public Task callToolAsTask(String name, JsonNode arguments, CallOptions options) {
+    ObjectNode params = toolCall(name, arguments);
+    CallOptions o = options == null ? CallOptions.defaults() : options;
+    return tasks.create(params, o.timeout() != null ? o.timeout() : config.requestTimeout);
+  }
+
+  @Override
+  public Task getTask(Task task) {
+    return tasks.get(task);
+  }
+
+  @Override
+  public Task cancelTask(Task task) {
+    return tasks.cancel(task);
+  }
+
+  @Override
+  public CallToolResult awaitTask(Task task, Duration timeout) {
+    return tasks.await(task, timeout == null ? config.requestTimeout : timeout, false);
   }
 
   @Override
