@@ -116,7 +116,8 @@ public final class StreamableHttpTransport implements ClientTransport {
             response.statusCode());
       }
     } catch (java.io.IOException e) {
-      throw new TransportException("cannot reach " + endpoint + ": " + e.getMessage(), 0, e);
+      throw new TransportException("cannot reach " + endpoint + ": "
+          + Text.safe(String.valueOf(e.getMessage())), 0, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new TransportException("interrupted while sending", 0, e);
