@@ -857,7 +857,7 @@ final class RealMcpClient implements McpClient {
       Object outcome = first.get(config.requestTimeout.toMillis(), TimeUnit.MILLISECONDS);
       if (outcome instanceof JsonRpcErrorResponse e) {
         JsonRpcError error = e.error();
-        throw new McpException(error.code(), error.message(), error.data());
+        throw new McpException(error.code(), Text.safe(error.message()), error.data());
       }
       if (outcome instanceof JsonRpcResponse) {
         throw new InvalidServerResponseException("the server ended the subscription at once");

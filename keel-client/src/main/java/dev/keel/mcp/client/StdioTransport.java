@@ -114,9 +114,9 @@ public final class StdioTransport implements ClientTransport {
 
   private void readStdout() {
     InputStream out = process.getInputStream();
+    TransportException why = new TransportException("the server process ended");
     try {
       ByteArrayOutputStream line = new ByteArrayOutputStream();
-      boolean oversized = false;
       int b;
       byte[] buffer = new byte[8192];
       int n;
@@ -124,17 +124,17 @@ public final class StdioTransport implements ClientTransport {
         for (int i = 0; i < n; i++) {
           b = buffer[i];
           if (b == '\n') {
-            if (!oversized) {
-              deliver(line.toByteArray());
-            }
+            deliver(line.toByteArray());
             line.reset();
-            oversized = false;
-          } else if (!oversized) {
+          } else {
             line.write(b);
             if (line.size() > maxLineBytes) {
-              LOG.warn("dropped a line over {} bytes from the server", maxLineBytes);
-              line.reset();
-              oversized = true;
+              // the message it carries is lost, and whoever waits for it would wait in vain:
+              // the connection fails instead, and nothing more is read
+              why = new TransportException("the server sent a line over " + maxLineBytes
+                  + " bytes");
+              LOG.warn("{}; the connection is closed", why.getMessage());
+              return;
             }
           }
         }
@@ -142,7 +142,7 @@ public final class StdioTransport implements ClientTransport {
     } catch (IOException e) {
       LOG.debug("server stdout closed: {}", Text.safe(String.valueOf(e.getMessage())));
     } finally {
-      ended(new TransportException("the server process ended"));
+      ended(why);
     }
   }
 
@@ -271,7 +271,7 @@ public final class StdioTransport implements ClientTransport {
       return this;
     }
 
-    /** Sets the longest line accepted from the server (default 16 MiB). */
+    /** Sets the longest line accepted from the server (default 16 MiB); longer fails it. */
     public Builder maxLineBytes(int value) {
       if (value <= 0) {
         throw new IllegalArgumentException("maxLineBytes must be positive: " + value);

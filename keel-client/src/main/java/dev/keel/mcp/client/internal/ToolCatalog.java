@@ -43,8 +43,11 @@ public final class ToolCatalog {
     for (Tool tool : listed) {
       Optional<String> problem = HeaderValues.invalidAnnotation(tool.inputSchema());
       if (problem.isPresent()) {
-        LOG.warn("left out tool {}: {}", Text.safe(tool.name()), problem.get());
-        nextRefused.put(tool.name(), problem.get());
+        // the problem quotes the server's schema: escaped and capped for the log and for the
+        // refusal a later call reports
+        String why = Text.safe(problem.get());
+        LOG.warn("left out tool {}: {}", Text.safe(tool.name()), why);
+        nextRefused.put(tool.name(), why);
         continue;
       }
       next.put(tool.name(), new Entry(tool, compile(tool)));

@@ -5,6 +5,7 @@ import dev.keel.mcp.core.ConnectionClosedException;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.RequestCancelledException;
 import dev.keel.mcp.core.RequestTimeoutException;
+import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
@@ -152,7 +153,8 @@ public final class PendingRequests {
       try (CancellationToken.Registration ignored = token.onCancel(() -> future.cancel(false))) {
         JsonRpcMessage answer = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (answer instanceof JsonRpcErrorResponse error) {
-          throw new McpException(error.error().code(), error.error().message(),
+          // the peer's text: escaped and capped before it becomes an exception message
+          throw new McpException(error.error().code(), Text.safe(error.error().message()),
               error.error().data());
         }
         return ((JsonRpcResponse) answer).result();
