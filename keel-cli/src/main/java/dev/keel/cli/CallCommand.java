@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
@@ -22,12 +23,17 @@ import tools.jackson.databind.JsonNode;
     footer = {"", "Examples:",
         "  keel call http://127.0.0.1:8765/mcp echo '{\"text\":\"hello\"}'",
         "  keel call --stdio echo '{\"text\":\"hello\"}' -- ./keel fixtures --stdio",
+        "  keel call --task http://127.0.0.1:8765/mcp slow_compute '{\"seconds\":5}'",
         "", "Exit status: 0 done, 1 the tool or server reported an error, 2 usage,",
         "3 the server could not be reached, 130 cancelled."})
 final class CallCommand implements Callable<Integer> {
 
   @Mixin
   ClientOptions client;
+
+  @Option(names = "--task",
+      description = "Run the call as a task and show its status while it runs.")
+  boolean task;
 
   @Parameters(paramLabel = "TARGET TOOL [JSON-ARGS]", arity = "0..*",
       description = "The server's URL (with --stdio: nothing, the command follows --), the "
@@ -49,11 +55,15 @@ final class CallCommand implements Callable<Integer> {
     ProgressBar bar = new ProgressBar(System.err, System.console() != null);
     return ClientRun.run(client, target, System.err, mcp -> {
       CallToolResult result;
-      try {
-        result = mcp.callTool(tool, arguments,
-            CallOptions.defaults().withTimeout(client.timeout()).withProgress(bar));
-      } finally {
-        bar.finish();
+      if (task) {
+        result = TaskWatch.run(mcp, tool, arguments, client.timeout(), System.err);
+      } else {
+        try {
+          result = mcp.callTool(tool, arguments,
+              CallOptions.defaults().withTimeout(client.timeout()).withProgress(bar));
+        } finally {
+          bar.finish();
+        }
       }
       if (client.json) {
         printer.json(result);

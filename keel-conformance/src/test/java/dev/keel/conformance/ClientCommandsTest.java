@@ -123,6 +123,21 @@ class ClientCommandsTest {
   }
 
   @Test
+  void callWithTaskShowsTheTaskStatusInBothEras() throws Exception {
+    for (String era : List.of("modern", "legacy")) {
+      Run run = keel("call", "--task", "--era", era, url, "slow_compute",
+          "{\"seconds\":0.5}");
+      assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(run.out()).isEqualTo("Computed result after 0.5 s\n");
+      assertThat(run.err()).containsPattern("(?m)^task \\S+: working$")
+          .containsPattern("(?m)^task \\S+: completed$");
+    }
+    Run notATask = keel("call", "--task", url, "echo", "{\"text\":\"x\"}");
+    assertThat(notATask.exit()).isEqualTo(1);
+    assertThat(notATask.err()).contains("does not run as a task");
+  }
+
+  @Test
   void readPrintsAResource() throws Exception {
     Run run = keel("read", url, "test://static-text");
     assertThat(run.exit()).as(run.err()).isZero();

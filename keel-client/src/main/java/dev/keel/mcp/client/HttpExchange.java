@@ -118,6 +118,10 @@ final class HttpExchange implements ClientTransport.Exchange {
       fail(new TransportException("interrupted", 0, e));
     } catch (TransportException e) {
       fail(e);
+    } catch (RuntimeException e) {
+      // Never let a reader thread die with a stack trace on the console: the request fails.
+      fail(new TransportException("the exchange with the server failed: "
+          + Text.safe(String.valueOf(e.getMessage())), 0, e));
     } finally {
       closeBody();
     }
@@ -140,6 +144,10 @@ final class HttpExchange implements ClientTransport.Exchange {
       pending.cancel(true);
       throw e;
     } catch (ExecutionException e) {
+      if (aborted || e.getCause() instanceof CancellationException) {
+        // cancelled by abort(): the JDK reports it as a failure of the exchange
+        return null;
+      }
       if (e.getCause() instanceof IOException io) {
         throw io;
       }
@@ -336,7 +344,7 @@ final class HttpExchange implements ClientTransport.Exchange {
         failures = 0;
         Thread.sleep(Math.max(limits.retryFloor().toMillis(),
             sse.retryMillis() == null ? 1000 : sse.retryMillis()));
-      } catch (IOException | TransportException e) {
+      } catch (IOException | RuntimeException e) {
         failures++;
         sleepQuietly(Math.min(30_000, 500L << failures));
       } catch (InterruptedException e) {

@@ -363,14 +363,20 @@ final class RealMcpClient implements McpClient {
     JsonRpcRequest request = new JsonRpcRequest(waiting.id(), method, sent);
     Long callerPin = SessionPins.pinOf(transport);
     long pin = callerPin != null ? callerPin : built;
+    ClientTransport.Exchange exchange = null;
     try {
-      transport.pinnedToSession(pin, () -> transport.send(request,
+      exchange = transport.pinnedToSession(pin, () -> transport.send(request,
           ClientTransport.SendOptions.legacy(version)));
       return waiting.await(method, timeout, CancellationToken.none());
     } catch (RequestTimeoutException | RequestCancelledException e) {
       if (cancellable) {
         cancelAtServer(request, null, pin, e instanceof RequestTimeoutException
             ? "timed out" : "cancelled by the client");
+      }
+      if (exchange != null) {
+        // The answer is no longer wanted: stop reading its stream (after the cancellation,
+        // so a server that resumes streams does not take the close for the only signal).
+        exchange.abort();
       }
       throw e;
     } catch (RuntimeException e) {
@@ -484,6 +490,11 @@ final class RealMcpClient implements McpClient {
       recover();
     }
     return transport.sessionEpoch();
+  }
+
+  /** The task machinery, for tests in this package. */
+  TaskCalls tasks() {
+    return tasks;
   }
 
   Duration defaultTimeout() {
@@ -649,7 +660,15 @@ final class RealMcpClient implements McpClient {
               + " is not an array");
         }
         for (JsonNode item : items) {
-          all.add(parse(item, type, method));
+          try {
+            all.add(parse(item, type, method));
+          } catch (InvalidServerResponseException e) {
+            // One malformed entry (a tool name out of the allowed set, a missing member) costs
+            // that entry, not the list.
+            LOG.warn("left out an entry of {} the client cannot use: {}", method,
+                Text.safe(String.valueOf(e.getCause() != null ? e.getCause().getMessage()
+                    : e.getMessage())));
+          }
         }
       }
       JsonNode next = result.get("nextCursor");

@@ -217,7 +217,10 @@ final class TaskCalls {
               // The server asks on the stream of tasks/result, which waits for the end.
               return outcome(now, seen.wire(), remaining(deadline, timeout, task));
             }
-            answer(now, seen.wire().get("inputRequests"), left);
+            // An update waits no longer than a request does: past that its outcome is
+            // unknown, and the answers go again with the next poll.
+            answer(now, seen.wire().get("inputRequests"),
+                left.compareTo(client.defaultTimeout()) < 0 ? left : client.defaultTimeout());
             pause(Math.min(POLL_FLOOR_MS, millisLeft(deadline)));
           }
           default -> pause(Math.min(pollMillis(now), millisLeft(deadline)));

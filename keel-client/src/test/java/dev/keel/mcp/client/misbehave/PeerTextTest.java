@@ -179,22 +179,24 @@ class PeerTextTest {
   }
 
   @Test
-  void inv61_invalidToolNameInAListingIsEscapedInTheWholeExceptionChain() {
+  void inv61_aToolWithAnInvalidNameIsLeftOutAndItsNameEscapedInTheLog() {
     server.behave((request, ex) -> {
       if (request.is("tools/list")) {
         ObjectNode result = McpJson.object();
         result.putArray("tools").addObject().put("name", EVIL).putObject("inputSchema")
             .put("type", "object");
+        ((tools.jackson.databind.node.ArrayNode) result.get("tools")).addObject()
+            .put("name", "fine").putObject("inputSchema").put("type", "object");
         FakeMcpServer.json(ex, 200, FakeMcpServer.result(request.id(), result.toString()));
         return true;
       }
       return false;
     });
     try (LogCapture log = new LogCapture(); McpClient client = Clients.legacy(server)) {
-      Throwable thrown = catchThrowable(client::listTools);
+      List<Tool> tools = client.listTools();
 
-      assertThat(thrown).isInstanceOf(RuntimeException.class);
-      assertSafeMessages(thrown);
+      assertThat(tools).extracting(Tool::name).containsExactly("fine");
+      assertThat(log.text()).contains("left out an entry of tools/list");
       assertSafeLog(log.text());
     }
   }
