@@ -205,7 +205,7 @@ public final class QueryCheck {
         throw new QueryRefusedException("String literals with backslashes are not accepted; "
             + "pass such values as parameters");
       }
-      if (t.isString() && t.image().regionMatches(true, 0, "U&", 0, 2)) {
+      if (t.isWord() && t.upper().equals("U") && next != null && next.is("&")) {
         throw new QueryRefusedException("Unicode-escaped string literals (U&'...') are not "
             + "accepted; pass such values as parameters");
       }
@@ -215,6 +215,11 @@ public final class QueryCheck {
       }
       if (t.is("?")) {
         parameters++;
+      }
+      if (t.image().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ").startsWith("NEXT VALUE")) {
+        // the lexer reads NEXT VALUE FOR as one token
+        throw new QueryRefusedException("NEXT VALUE FOR is not allowed: it advances a "
+            + "sequence");
       }
       if (t.isWord()) {
         String word = t.upper();

@@ -46,7 +46,8 @@ public final class SqlTokens {
 
     /** Returns true for a dollar-quoted string. */
     public boolean isDollarQuoted() {
-      return kind == CCJSqlParserConstants.S_DOLLAR_QUOTED_STRING;
+      return kind == CCJSqlParserConstants.S_DOLLAR_QUOTED_STRING
+          || (kind == CCJSqlParserConstants.S_CHAR_LITERAL && image.startsWith("$"));
     }
 
     /** Returns true when this token is exactly {@code text}. */
@@ -69,7 +70,8 @@ public final class SqlTokens {
           new SimpleCharStream(new StringProvider(sql)));
       for (Token t = lexer.getNextToken(); t.kind != CCJSqlParserConstants.EOF;
           t = lexer.getNextToken()) {
-        tokens.add(new Tok(t.kind, t.image, t.absoluteBegin, t.absoluteEnd));
+        // JSqlParser counts positions from 1
+        tokens.add(new Tok(t.kind, t.image, t.absoluteBegin - 1, t.absoluteEnd - 1));
       }
     } catch (RuntimeException | Error e) {
       // TokenMgrException is an Error in JavaCC; either way the text is not SQL we can read
