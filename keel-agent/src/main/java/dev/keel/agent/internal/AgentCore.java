@@ -5,7 +5,6 @@ import dev.keel.agent.AgentLimits;
 import dev.keel.agent.internal.db.Catalog;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.Database;
-import dev.keel.agent.internal.db.Dialect;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.agent.internal.run.QueryFailedException;
@@ -90,8 +89,11 @@ public final class AgentCore {
   }
 
   /**
-   * Checks a caller's SQL and returns what to run: the statement itself, preceded by WITH
-   * queries that narrow each table with hidden columns to its visible ones.
+   * Checks a caller's SQL and returns what to run: the statement itself, where every mention
+   * of a table with hidden columns is replaced by a subquery of its visible columns under the
+   * same name. The database then resolves {@code *}, whole-row references and every column
+   * name against the visible columns only. (A WITH query of the table's name would do the same
+   * on PostgreSQL, but H2 resolves a real table before a WITH query.)
    */
   public String checked(String sql, VisibleSchema visible, int parameters) {
     CheckedQuery q = check.check(sql, visible.names(), visible.restricted());
@@ -100,25 +102,20 @@ public final class AgentCore {
           + (q.parameters() == 1 ? "" : "s") + " but " + parameters + " value"
           + (parameters == 1 ? " was" : "s were") + " given");
     }
-    List<String> narrowed = q.tables().stream().filter(visible::isRestricted).toList();
-    if (narrowed.isEmpty()) {
-      return q.sql();
+    StringBuilder text = new StringBuilder(q.sql());
+    List<CheckedQuery.Narrowed> narrowed = q.narrowed();
+    for (int i = narrowed.size() - 1; i >= 0; i--) {
+      CheckedQuery.Narrowed n = narrowed.get(i);
+      text.replace(n.begin(), n.end(), narrowing(visible.table(n.table()).orElseThrow(),
+          n.alias()));
     }
-    String ctes = narrowed.stream().map(t -> narrowing(visible.table(t).orElseThrow()))
-        .collect(Collectors.joining(", "));
-    if (q.withInsertAt() < 0) {
-      return "WITH " + ctes + "\n" + q.sql();
-    }
-    return q.sql().substring(0, q.withInsertAt()) + " " + ctes + ","
-        + q.sql().substring(q.withInsertAt());
+    return text.toString();
   }
 
-  private String narrowing(TableInfo table) {
+  private String narrowing(TableInfo table, String alias) {
     String columns = table.columns().stream().map(c -> db.identifiers().quote(c.name()))
         .collect(Collectors.joining(", "));
-    return db.identifiers().quote(table.name()) + " AS "
-        + (db.dialect() == Dialect.POSTGRESQL ? "NOT MATERIALIZED " : "")
-        + "(SELECT " + columns + " FROM " + db.qualified(table.name()) + ")";
+    return "(SELECT " + columns + " FROM " + db.qualified(table.name()) + ") AS " + alias;
   }
 
   /** Returns the visible tables as JSON: name, kind, description, column count. */

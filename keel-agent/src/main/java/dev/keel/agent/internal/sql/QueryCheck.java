@@ -11,6 +11,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.Node;
+import net.sf.jsqlparser.parser.ParseException;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
@@ -139,19 +141,65 @@ public final class QueryCheck {
       throw new QueryRefusedException("The statement could not be analysed");
     }
     Set<String> tables = new LinkedHashSet<>();
+    List<CheckedQuery.Narrowed> narrowed = new ArrayList<>();
     for (TableReferences.Ref ref : refs.tables()) {
-      tables.add(resolve(ref, visibleTables, restrictedTables));
-    }
-    for (String with : refs.withNames()) {
-      if (restrictedTables.contains(with)) {
-        throw new QueryRefusedException("A WITH query may not be named like the table " + with);
+      String name = resolve(ref, visibleTables);
+      tables.add(name);
+      if (restrictedTables.contains(name)) {
+        narrowed.add(narrowing(text, ref, name));
       }
     }
-    return new CheckedQuery(text, new ArrayList<>(tables), withInsertAt(tokens), parameters);
+    narrowed.sort(java.util.Comparator.comparingInt(CheckedQuery.Narrowed::begin));
+    for (int i = 1; i < narrowed.size(); i++) {
+      if (narrowed.get(i).begin() < narrowed.get(i - 1).end()) {
+        throw new QueryRefusedException("The query could not be narrowed to your columns");
+      }
+    }
+    return new CheckedQuery(text, new ArrayList<>(tables), narrowed, parameters);
   }
 
-  private String resolve(TableReferences.Ref ref, Set<String> visibleTables,
-      Set<String> restrictedTables) {
+  /**
+   * Locates a mention of a table with hidden columns: the table name and its alias, nothing
+   * else (a sample clause, hints or a pivot cannot be narrowed, so they are refused).
+   */
+  private static CheckedQuery.Narrowed narrowing(String text, TableReferences.Ref ref,
+      String name) {
+    Node node = ref.table().getASTNode();
+    if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) {
+      throw new QueryRefusedException("The table " + name + " has columns you may not see; "
+          + "it can be read here only as a plain FROM or JOIN item");
+    }
+    int begin = node.jjtGetFirstToken().absoluteBegin - 1;
+    int end = node.jjtGetLastToken().absoluteEnd - 1;
+    if (begin < 0 || end > text.length() || begin >= end) {
+      throw new QueryRefusedException("The query could not be narrowed to your columns");
+    }
+    List<SqlTokens.Tok> span = SqlTokens.of(text.substring(begin, end));
+    int parts = ref.parts().size();
+    int expected = parts * 2 - 1;
+    if (span.size() < expected) {
+      throw new QueryRefusedException("The query could not be narrowed to your columns");
+    }
+    for (int i = 0; i < expected; i++) {
+      boolean dot = i % 2 == 1;
+      if (dot != span.get(i).is(".")) {
+        throw new QueryRefusedException("The query could not be narrowed to your columns");
+      }
+    }
+    List<SqlTokens.Tok> rest = span.subList(expected, span.size());
+    if (!rest.isEmpty() && rest.get(0).isWord() && rest.get(0).upper().equals("AS")) {
+      rest = rest.subList(1, rest.size());
+    }
+    if (rest.size() > 1 || (rest.size() == 1 && !rest.get(0).isWord()
+        && !rest.get(0).isQuotedIdentifier())) {
+      throw new QueryRefusedException("The table " + name + " has columns you may not see; "
+          + "it can be read here only as a plain FROM or JOIN item");
+    }
+    String alias = rest.isEmpty() ? span.get(expected - 1).image() : rest.get(0).image();
+    return new CheckedQuery.Narrowed(name, begin, end, alias);
+  }
+
+  private String resolve(TableReferences.Ref ref, Set<String> visibleTables) {
     List<String> parts = ref.parts();
     if (parts.size() > 2) {
       throw new QueryRefusedException(QueryRefusedException.TABLE_NOT_FOUND);
@@ -162,11 +210,6 @@ public final class QueryCheck {
     String name = identifiers.normalize(ref.name());
     if (!visibleTables.contains(name)) {
       throw new QueryRefusedException(QueryRefusedException.TABLE_NOT_FOUND);
-    }
-    if (parts.size() == 2 && restrictedTables.contains(name)) {
-      // the agent narrows such a table with a WITH query of the same name, which a
-      // schema-qualified name would bypass
-      throw new QueryRefusedException("Write the table " + name + " without a schema name");
     }
     return name;
   }
@@ -291,25 +334,19 @@ public final class QueryCheck {
     return statements.get(0);
   }
 
+  /**
+   * Says where parsing failed, but not what the parser saw there: its message quotes the
+   * statement, which may hold names the caller may not see, and echoing those only for names
+   * that exist would tell hidden tables apart from missing ones.
+   */
   private static String reason(JSQLParserException e) {
-    Throwable cause = e.getCause() != null ? e.getCause() : e;
-    String message = cause.getMessage();
-    if (message == null || message.isBlank()) {
-      return "";
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ParseException pe && pe.currentToken != null
+          && pe.currentToken.next != null) {
+        return " (near line " + pe.currentToken.next.beginLine + ", column "
+            + pe.currentToken.next.beginColumn + ")";
+      }
     }
-    String first = message.strip().lines().findFirst().orElse("");
-    return ": " + (first.length() > 160 ? first.substring(0, 160) + "..." : first);
-  }
-
-  private static int withInsertAt(List<SqlTokens.Tok> tokens) {
-    if (tokens.isEmpty() || !tokens.get(0).isWord() || !tokens.get(0).upper().equals("WITH")) {
-      return -1;
-    }
-    SqlTokens.Tok last = tokens.get(0);
-    if (tokens.size() > 1 && tokens.get(1).isWord()
-        && tokens.get(1).upper().equals("RECURSIVE")) {
-      last = tokens.get(1);
-    }
-    return last.end();
+    return "";
   }
 }

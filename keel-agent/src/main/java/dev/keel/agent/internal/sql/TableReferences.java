@@ -40,8 +40,9 @@ public final class TableReferences {
    * A table reference as written.
    *
    * @param parts the name parts, outermost first ({@code schema}, {@code table})
+   * @param table the syntax node, whose parser node locates it in the text
    */
-  public record Ref(List<String> parts) {
+  public record Ref(List<String> parts, Table table) {
     /** Returns the last part: the table name as written. */
     public String name() {
       return parts.get(parts.size() - 1);
@@ -161,7 +162,7 @@ public final class TableReferences {
         }
       }
     }
-    tables.add(new Ref(List.copyOf(outerFirst)));
+    tables.add(new Ref(List.copyOf(outerFirst), table));
   }
 
   /** Walks every instance field of {@code node} except the one holding {@code skip}. */

@@ -92,18 +92,25 @@ class QueryCheckTest {
   }
 
   @Test
-  void columnRestrictedTablesMustBeWrittenWithoutASchemaAndCannotBeShadowed() {
-    assertThat(refusal("SELECT * FROM public.employees")).contains("without a schema name");
-    assertThat(refusal("WITH employees AS (SELECT 1) SELECT * FROM employees"))
-        .contains("may not be named like the table employees");
+  void mentionsOfColumnRestrictedTablesAreLocatedWithTheirAliases() {
+    String sql = "SELECT e.name, c.name FROM employees e JOIN customers c ON c.id = e.id "
+        + "WHERE e.id IN (SELECT id FROM public.employees AS x)";
+    CheckedQuery q = ok(sql);
+    assertThat(q.narrowed()).hasSize(2);
+    CheckedQuery.Narrowed first = q.narrowed().get(0);
+    assertThat(sql.substring(first.begin(), first.end())).isEqualTo("employees e");
+    assertThat(first.alias()).isEqualTo("e");
+    CheckedQuery.Narrowed second = q.narrowed().get(1);
+    assertThat(sql.substring(second.begin(), second.end())).isEqualTo("public.employees AS x");
+    assertThat(second.alias()).isEqualTo("x");
+    CheckedQuery bare = ok("SELECT * FROM \"employees\"");
+    assertThat(bare.narrowed().get(0).alias()).isEqualTo("\"employees\"");
   }
 
   @Test
-  void theWithInsertionPointFollowsWithAndRecursive() {
-    String sql = "WITH RECURSIVE n(i) AS (SELECT 1) SELECT * FROM n";
-    CheckedQuery q = ok(sql);
-    assertThat(sql.substring(0, q.withInsertAt())).isEqualTo("WITH RECURSIVE");
-    assertThat(ok("SELECT 1").withInsertAt()).isEqualTo(-1);
+  void aWithQueryNamedLikeARestrictedTableIsTheCallersOwn() {
+    assertThat(ok("WITH employees AS (SELECT 1 AS x) SELECT * FROM employees").narrowed())
+        .isEmpty();
   }
 
   @Test
