@@ -55,6 +55,7 @@ class HostileStatementsTest {
       "R|SELECT * FROM orders FOR UPDATE",
       "R|SELECT * FROM orders WHERE id = 1 FOR SHARE",
       "R|WITH d AS (DELETE FROM orders RETURNING *) SELECT * FROM d",
+      "R|SELECT * FROM OLD TABLE (DELETE FROM orders WHERE id = 1)",
       "R|SELECT set_config('default_transaction_read_only', 'off', false)",
       "R|SELECT nextval('orders_id_seq')",
       "R|SELECT NEXT VALUE FOR orders_seq",

@@ -25,6 +25,8 @@ final class SqlErrors {
       case "25006":
       case "90097":
         return "Refused by the database: the connection is read-only";
+      case "90002":
+        return "Refused by the database: only queries may run here";
       case "90096":
       case "42501":
         return "Refused by the database: not allowed for the agent's database user";
