@@ -142,8 +142,12 @@ final class AgentClient {
         + "\",\"io.modelcontextprotocol/clientCapabilities\":{}}";
     String p = params == null || params.equals("{}") ? "{" + meta + "}"
         : params.substring(0, params.lastIndexOf('}')) + "," + meta + "}";
-    HttpResponse<String> r = post(null, body(id, method, p), List.of("MCP-Protocol-Version",
-        MODERN, "Mcp-Method", method, "Mcp-Name", name));
+    List<String> headers = new ArrayList<>(List.of("MCP-Protocol-Version", MODERN,
+        "Mcp-Method", method));
+    if (name != null) {
+      headers.addAll(List.of("Mcp-Name", name));
+    }
+    HttpResponse<String> r = post(null, body(id, method, p), headers);
     assertThat(r.statusCode()).as("%s: %s", method, r.body()).isEqualTo(200);
     return responseOf(r.body(), id);
   }
