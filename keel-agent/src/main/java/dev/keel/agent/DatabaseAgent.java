@@ -154,8 +154,11 @@ public final class DatabaseAgent implements AutoCloseable {
       try {
         AgentCore core = new AgentCore(db, access, limits);
         // A little longer than the statement timeout: the database's own timeout normally
-        // stops the statement first and says so; this one is the backstop.
-        ToolOptions options = ToolOptions.defaults()
+        // stops the statement first and says so; this one is the backstop. No interrupts:
+        // cancellation reaches a statement through Statement.cancel(), and interrupting a
+        // virtual thread blocked in a JDBC read would close the driver's socket instead,
+        // leaving the statement running on the server with nobody to cancel it.
+        ToolOptions options = ToolOptions.defaults().withoutInterrupt()
             .withTimeout(limits.statementTimeout().plus(Duration.ofSeconds(1)));
         McpServer.Builder server = McpServer.builder().name("keel-agent").version("0.1.0")
             .title("Keel database agent")
@@ -167,7 +170,7 @@ public final class DatabaseAgent implements AutoCloseable {
         QueryTools.register(server, core, options);
         if (allowWrites) {
           // the approval may take a person a while; the statement itself is bounded inside
-          WriteTools.register(server, core, ToolOptions.defaults()
+          WriteTools.register(server, core, ToolOptions.defaults().withoutInterrupt()
               .withTimeout(Duration.ofMinutes(10)), reads);
         }
         TableResources.register(server, core, reads);

@@ -3,7 +3,6 @@ package dev.keel.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -187,7 +186,26 @@ class CancellationTest {
     }
   }
 
-  static void send(Socket s, String text) throws IOException {
-    s.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+  @Test
+  void aPrincipalOverItsConcurrencyLimitIsRefusedWhileOthersRunOn() throws Exception {
+    try (AgentServer single = AgentServer.postgres("keel_cancel", AgentLimits.defaults()
+        .withMaxConcurrentQueries(1), false)) {
+      AgentClient admin = single.client(AgentServer.ADMIN).initialize();
+      String marker = "hold_the_slot";
+      CompletableFuture<HttpResponse<String>> holding = admin.callAsync(77, "query",
+          "{\"sql\":\"SELECT pg_sleep(30) AS " + marker + "\"}");
+      awaitRunning(marker);
+      assertThat(AgentClient.error(admin.call("count_rows", "{\"table\":\"orders\"}")))
+          .startsWith("Too many statements running for you (the limit is 1 at once)");
+      AgentClient analyst = single.client(AgentServer.ANALYST).initialize();
+      assertThat(AgentClient.structured(analyst.call("count_rows", "{\"table\":\"orders\"}"))
+          .get("count").asLong()).isEqualTo(2500);
+      assertThat(admin.cancel(77)).isEqualTo(202);
+      goneAfter(marker, System.nanoTime());
+      holding.get(5, TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(
+          AgentClient.structured(admin.call("count_rows", "{\"table\":\"orders\"}"))
+              .get("count").asLong()).isEqualTo(2500));
+    }
   }
 }

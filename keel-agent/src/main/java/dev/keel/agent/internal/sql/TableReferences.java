@@ -55,7 +55,6 @@ public final class TableReferences {
   private final Deque<Set<String>> scopes = new ArrayDeque<>();
   private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
   private final List<Ref> tables = new ArrayList<>();
-  private final Set<String> withNames = new HashSet<>();
 
   private TableReferences(Identifiers identifiers) {
     this.identifiers = identifiers;
@@ -71,11 +70,6 @@ public final class TableReferences {
   /** Returns the references to real tables (not to WITH queries in scope). */
   public List<Ref> tables() {
     return List.copyOf(tables);
-  }
-
-  /** Returns the normalized names of every WITH query the statement defines. */
-  public Set<String> withNames() {
-    return Set.copyOf(withNames);
   }
 
   private void walk(Object node) {
@@ -127,11 +121,9 @@ public final class TableReferences {
     scopes.push(scope);
     try {
       boolean recursive = items.stream().anyMatch(WithItem::isRecursive);
-      for (WithItem<?> item : items) {
-        String name = identifiers.normalize(item.getAlias().getName());
-        withNames.add(name);
-        if (recursive) {
-          scope.add(name);
+      if (recursive) {
+        for (WithItem<?> item : items) {
+          scope.add(identifiers.normalize(item.getAlias().getName()));
         }
       }
       for (WithItem<?> item : items) {
