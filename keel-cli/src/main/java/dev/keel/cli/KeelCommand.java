@@ -7,8 +7,8 @@ import picocli.CommandLine.Spec;
 /** The top-level {@code keel} command: it only lists its subcommands. */
 @Command(name = "keel", mixinStandardHelpOptions = true, version = "keel 0.1.0",
     description = "Keel: MCP servers and clients for Java, both protocol eras.",
-    subcommands = {FixturesCommand.class, ToolsCommand.class, CallCommand.class,
-        ReadCommand.class, ConformanceClientCommand.class})
+    subcommands = {AgentCommand.class, FixturesCommand.class, ToolsCommand.class,
+        CallCommand.class, ReadCommand.class, ConformanceClientCommand.class})
 final class KeelCommand implements Runnable {
 
   @Spec

@@ -7,7 +7,9 @@ import java.io.FileOutputStream;
 import java.io.FileDescriptor;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /** Serving a server over HTTP or stdio until told to stop: shared by every server command. */
 final class ServeCommands {
@@ -15,10 +17,10 @@ final class ServeCommands {
   private ServeCommands() {}
 
   /**
-   * Serves over HTTP, prints exactly one {@code listening on URL} line on stdout, and returns 0
-   * after SIGTERM or SIGINT.
+   * Serves over HTTP, prints one {@code listening on URL} line first on stdout (then whatever
+   * {@code banner} adds), and returns 0 after SIGTERM or SIGINT.
    */
-  static int http(McpServer server, McpHttpServer.Builder builder)
+  static int http(McpServer server, McpHttpServer.Builder builder, Consumer<URI> banner)
       throws InterruptedException {
     McpHttpServer http = builder.start();
     CountDownLatch stopped = new CountDownLatch(1);
@@ -29,6 +31,7 @@ final class ServeCommands {
     };
     Signals.onTerminate(stop);
     System.out.println("listening on " + http.endpoint());
+    banner.accept(http.endpoint());
     System.out.flush();
     stopped.await();
     return 0;

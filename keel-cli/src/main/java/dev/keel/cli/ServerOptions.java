@@ -4,10 +4,12 @@ import dev.keel.mcp.http.Authenticator;
 import dev.keel.mcp.http.McpHttpServer;
 import dev.keel.mcp.server.McpServer;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -27,9 +29,9 @@ final class ServerOptions {
       description = "Address to bind (default: ${DEFAULT-VALUE}).")
   String host;
 
-  @Option(names = "--port", defaultValue = "0",
-      description = "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).")
-  int port;
+  @Option(names = "--port",
+      description = "Port to bind; 0 picks a free one (default: 0; for agent: 8765).")
+  Integer port;
 
   @Option(names = "--stdio", description = "Serve MCP on stdin/stdout instead of HTTP.")
   boolean stdio;
@@ -39,15 +41,32 @@ final class ServerOptions {
           + "Without it, only loopback use is allowed, as one local principal.")
   Map<String, String> apiKeys = new LinkedHashMap<>();
 
-  /** Serves {@code server} as the options say; returns the exit status. */
+  /** Serves {@code server} as the options say (port 0 unless given); returns the exit status. */
   int serve(McpServer server) throws InterruptedException {
+    return serve(server, 0, endpoint -> { });
+  }
+
+  /**
+   * Serves {@code server} as the options say; over HTTP, {@code banner} may print more after
+   * the {@code listening on} line.
+   *
+   * @param defaultPort the port when {@code --port} is not given
+   */
+  int serve(McpServer server, int defaultPort, Consumer<URI> banner)
+      throws InterruptedException {
     if (stdio) {
       return ServeCommands.stdio(server);
     }
-    return ServeCommands.http(server, configure(server));
+    return ServeCommands.http(server, configure(server, port == null ? defaultPort : port),
+        banner);
   }
 
-  private McpHttpServer.Builder configure(McpServer server) {
+  /** Returns true when requests must carry an API key. */
+  boolean authenticated() {
+    return !apiKeys.isEmpty();
+  }
+
+  private McpHttpServer.Builder configure(McpServer server, int port) {
     if (port < 0 || port > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be 0-65535: " + port);
     }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
 
   static final List<String> MODULES = List.of("keel-core", "keel-server", "keel-http",
-      "keel-client");
+      "keel-client", "keel-agent");
 
   @Test
   void publicSurfaceIsExactlyTheReviewedList() throws Exception {
@@ -48,7 +48,8 @@ class PublicApiTest {
   }
 
   private static boolean isApi(String className) throws ClassNotFoundException {
-    if (!className.startsWith("dev.keel.mcp.") || className.contains(".internal.")
+    if (!(className.startsWith("dev.keel.mcp.") || className.startsWith("dev.keel.agent."))
+        || className.contains(".internal.")
         || className.endsWith("package-info")) {
       return false;
     }

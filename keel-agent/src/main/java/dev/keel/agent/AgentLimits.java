@@ -1,0 +1,99 @@
+package dev.keel.agent;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The bounds every query of the database agent runs within.
+ *
+ * <pre>{@code
+ * AgentLimits limits = AgentLimits.defaults().withMaxRows(100)
+ *     .withStatementTimeout(Duration.ofSeconds(5));
+ * }</pre>
+ *
+ * @param maxRows the most rows one result carries; past it the result is cut and says so
+ * @param maxResultBytes the most bytes of JSON one result carries; past it the result is cut and
+ *     says so
+ * @param maxCellChars the most characters one text or binary value keeps; longer values are cut
+ *     with a marker
+ * @param statementTimeout how long one statement may run before it is cancelled
+ * @param maxConcurrentQueries how many statements one principal may run at once; past it a call
+ *     is refused, not queued
+ * @param poolSize the most database connections the agent holds
+ * @param maxRowsPerUpdate the most rows one approved update may change
+ */
+public record AgentLimits(int maxRows, long maxResultBytes, int maxCellChars,
+    Duration statementTimeout, int maxConcurrentQueries, int poolSize, int maxRowsPerUpdate) {
+
+  /** Checks that every bound is positive. */
+  public AgentLimits {
+    positive(maxRows, "maxRows");
+    if (maxResultBytes < 1024) {
+      throw new IllegalArgumentException("maxResultBytes must be at least 1024: " + maxResultBytes);
+    }
+    positive(maxCellChars, "maxCellChars");
+    Objects.requireNonNull(statementTimeout, "statementTimeout");
+    if (statementTimeout.isNegative() || statementTimeout.isZero()) {
+      throw new IllegalArgumentException("statementTimeout must be positive: " + statementTimeout);
+    }
+    positive(maxConcurrentQueries, "maxConcurrentQueries");
+    positive(poolSize, "poolSize");
+    positive(maxRowsPerUpdate, "maxRowsPerUpdate");
+  }
+
+  /**
+   * Returns the defaults: 500 rows, 256 KiB, 4,096 characters per value, 30 s per statement,
+   * 4 statements at once per principal, 8 connections, 100 rows per update.
+   */
+  public static AgentLimits defaults() {
+    return new AgentLimits(500, 256 * 1024, 4096, Duration.ofSeconds(30), 4, 8, 100);
+  }
+
+  /** Returns a copy with another row limit. */
+  public AgentLimits withMaxRows(int value) {
+    return new AgentLimits(value, maxResultBytes, maxCellChars, statementTimeout,
+        maxConcurrentQueries, poolSize, maxRowsPerUpdate);
+  }
+
+  /** Returns a copy with another byte limit. */
+  public AgentLimits withMaxResultBytes(long value) {
+    return new AgentLimits(maxRows, value, maxCellChars, statementTimeout, maxConcurrentQueries,
+        poolSize, maxRowsPerUpdate);
+  }
+
+  /** Returns a copy with another limit on one value's length. */
+  public AgentLimits withMaxCellChars(int value) {
+    return new AgentLimits(maxRows, maxResultBytes, value, statementTimeout,
+        maxConcurrentQueries, poolSize, maxRowsPerUpdate);
+  }
+
+  /** Returns a copy with another statement timeout. */
+  public AgentLimits withStatementTimeout(Duration value) {
+    return new AgentLimits(maxRows, maxResultBytes, maxCellChars, value, maxConcurrentQueries,
+        poolSize, maxRowsPerUpdate);
+  }
+
+  /** Returns a copy with another number of concurrent statements per principal. */
+  public AgentLimits withMaxConcurrentQueries(int value) {
+    return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout, value,
+        poolSize, maxRowsPerUpdate);
+  }
+
+  /** Returns a copy with another pool size. */
+  public AgentLimits withPoolSize(int value) {
+    return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout,
+        maxConcurrentQueries, value, maxRowsPerUpdate);
+  }
+
+  /** Returns a copy with another limit on the rows one update may change. */
+  public AgentLimits withMaxRowsPerUpdate(int value) {
+    return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout,
+        maxConcurrentQueries, poolSize, value);
+  }
+
+  private static void positive(int value, String name) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(name + " must be positive: " + value);
+    }
+  }
+}

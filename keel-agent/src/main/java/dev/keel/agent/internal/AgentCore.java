@@ -1,0 +1,212 @@
+package dev.keel.agent.internal;
+
+import dev.keel.agent.AccessPolicy;
+import dev.keel.agent.AgentLimits;
+import dev.keel.agent.internal.db.Catalog;
+import dev.keel.agent.internal.db.ColumnInfo;
+import dev.keel.agent.internal.db.Database;
+import dev.keel.agent.internal.db.TableInfo;
+import dev.keel.agent.internal.db.VisibleSchema;
+import dev.keel.agent.internal.run.QueryFailedException;
+import dev.keel.agent.internal.run.QueryRunner;
+import dev.keel.agent.internal.sql.CheckedQuery;
+import dev.keel.agent.internal.sql.QueryCheck;
+import dev.keel.mcp.server.RequestContext;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What every tool, resource and prompt of the agent shares: the database, its catalog, the
+ * runner, the check, and the view of the schema the calling principal may see.
+ */
+public final class AgentCore {
+
+  /** The one answer for a table that does not exist and one the caller may not see. */
+  public static final String NO_TABLE = "Table not found or not allowed";
+  /** The one answer for a column that does not exist and one the caller may not see. */
+  public static final String NO_COLUMN = "Column not found or not allowed";
+
+  private final Database db;
+  private final Catalog catalog;
+  private final QueryRunner runner;
+  private final QueryCheck check;
+  private final AccessPolicy policy;
+  private final AgentLimits limits;
+
+  /** Wires the parts together. */
+  public AgentCore(Database db, AccessPolicy policy, AgentLimits limits) {
+    this.db = db;
+    this.catalog = new Catalog(db);
+    this.runner = new QueryRunner(db, limits);
+    this.check = new QueryCheck(db.identifiers(), db.schema());
+    this.policy = policy;
+    this.limits = limits;
+  }
+
+  /** Returns the database. */
+  public Database db() {
+    return db;
+  }
+
+  /** Returns the catalog. */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /** Returns the runner. */
+  public QueryRunner runner() {
+    return runner;
+  }
+
+  /** Returns the limits. */
+  public AgentLimits limits() {
+    return limits;
+  }
+
+  /** Returns the schema as the calling principal sees it. */
+  public VisibleSchema visible(RequestContext ctx) {
+    try {
+      return VisibleSchema.of(catalog.tables(), policy.accessFor(ctx.principal().id()));
+    } catch (SQLException e) {
+      throw new QueryFailedException("The database catalog could not be read");
+    }
+  }
+
+  /** Returns the visible table named {@code requested}, or fails with {@link #NO_TABLE}. */
+  public TableInfo table(VisibleSchema visible, String requested) {
+    return visible.table(requested).orElseThrow(() -> new QueryFailedException(NO_TABLE));
+  }
+
+  /** Returns the visible column named {@code requested}, or fails with {@link #NO_COLUMN}. */
+  public ColumnInfo column(TableInfo table, String requested) {
+    return table.column(requested).orElseThrow(() -> new QueryFailedException(NO_COLUMN));
+  }
+
+  /**
+   * Checks a caller's SQL and returns what to run: the statement itself, where every mention
+   * of a table with hidden columns is replaced by a subquery of its visible columns under the
+   * same name. The database then resolves {@code *}, whole-row references and every column
+   * name against the visible columns only. (A WITH query of the table's name would do the same
+   * on PostgreSQL, but H2 resolves a real table before a WITH query.)
+   */
+  public String checked(String sql, VisibleSchema visible, int parameters) {
+    CheckedQuery q = check.check(sql, visible.names(), visible.restricted());
+    if (q.parameters() != parameters) {
+      throw new QueryFailedException("The query has " + q.parameters() + " ? parameter"
+          + (q.parameters() == 1 ? "" : "s") + " but " + parameters + " value"
+          + (parameters == 1 ? " was" : "s were") + " given");
+    }
+    StringBuilder text = new StringBuilder(q.sql());
+    List<CheckedQuery.Narrowed> narrowed = q.narrowed();
+    for (int i = narrowed.size() - 1; i >= 0; i--) {
+      CheckedQuery.Narrowed n = narrowed.get(i);
+      text.replace(n.begin(), n.end(), narrowing(visible.table(n.table()).orElseThrow(),
+          n.alias()));
+    }
+    return text.toString();
+  }
+
+  private String narrowing(TableInfo table, String alias) {
+    String columns = table.columns().stream().map(c -> db.identifiers().quote(c.name()))
+        .collect(Collectors.joining(", "));
+    return "(SELECT " + columns + " FROM " + db.qualified(table.name()) + ") AS " + alias;
+  }
+
+  /** Returns the visible tables as JSON: name, kind, description, column count. */
+  public ArrayNode tableList(VisibleSchema visible) {
+    ArrayNode tables = JsonNodeFactory.instance.arrayNode();
+    for (TableInfo t : visible.tables()) {
+      ObjectNode o = tables.addObject();
+      o.put("name", t.name());
+      o.put("kind", t.kind());
+      o.put("description", t.description());
+      o.put("columns", t.columns().size());
+    }
+    return tables;
+  }
+
+  /**
+   * Describes a visible table: visible columns, and the keys and indexes that involve only
+   * visible tables and columns.
+   */
+  public ObjectNode describe(VisibleSchema visible, TableInfo table) {
+    Catalog.Keys keys;
+    Long estimate;
+    try {
+      keys = catalog.keys(table.name());
+      estimate = catalog.rowEstimate(table.name());
+    } catch (SQLException e) {
+      throw new QueryFailedException("The database catalog could not be read");
+    }
+    Set<String> columns = Set.copyOf(table.columnNames());
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("table", table.name());
+    o.put("kind", table.kind());
+    o.put("description", table.description());
+    if (estimate == null) {
+      o.putNull("rowEstimate");
+    } else {
+      o.put("rowEstimate", estimate);
+    }
+    ArrayNode cols = o.putArray("columns");
+    for (ColumnInfo c : table.columns()) {
+      ObjectNode col = cols.addObject();
+      col.put("name", c.name());
+      col.put("type", c.type());
+      col.put("nullable", c.nullable());
+      if (c.defaultValue() != null) {
+        col.put("default", c.defaultValue());
+      }
+      if (c.description() != null) {
+        col.put("description", c.description());
+      }
+    }
+    ArrayNode pk = o.putArray("primaryKey");
+    if (columns.containsAll(keys.primaryKey())) {
+      keys.primaryKey().forEach(pk::add);
+    }
+    ArrayNode fks = o.putArray("foreignKeys");
+    for (Catalog.ForeignKey fk : keys.foreignKeys()) {
+      if (columns.containsAll(fk.columns()) && visibleColumns(visible, fk.table(),
+          fk.referencedColumns())) {
+        ObjectNode k = fks.addObject();
+        fk.columns().forEach(k.putArray("columns")::add);
+        k.put("references", fk.table());
+        fk.referencedColumns().forEach(k.putArray("referencedColumns")::add);
+      }
+    }
+    ArrayNode refs = o.putArray("referencedBy");
+    for (Catalog.ForeignKey fk : keys.referencedBy()) {
+      if (columns.containsAll(fk.referencedColumns()) && visibleColumns(visible, fk.table(),
+          fk.columns())) {
+        ObjectNode k = refs.addObject();
+        k.put("table", fk.table());
+        fk.columns().forEach(k.putArray("columns")::add);
+        fk.referencedColumns().forEach(k.putArray("referencedColumns")::add);
+      }
+    }
+    ArrayNode idx = o.putArray("indexes");
+    for (Catalog.Index index : keys.indexes()) {
+      if (columns.containsAll(index.columns())) {
+        ObjectNode i = idx.addObject();
+        i.put("name", index.name());
+        index.columns().forEach(i.putArray("columns")::add);
+        i.put("unique", index.unique());
+      }
+    }
+    return o;
+  }
+
+  private static boolean visibleColumns(VisibleSchema visible, String table,
+      List<String> columns) {
+    Optional<TableInfo> other = visible.names().contains(table) ? visible.table(table)
+        : Optional.empty();
+    return other.isPresent() && other.get().columnNames().containsAll(columns);
+  }
+}

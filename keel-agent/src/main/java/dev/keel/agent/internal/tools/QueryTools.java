@@ -1,0 +1,79 @@
+package dev.keel.agent.internal.tools;
+
+import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.db.VisibleSchema;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.RequestContext;
+import dev.keel.mcp.server.ToolOptions;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The tools that take the caller's SQL: run a read-only query with bound parameters, and
+ * explain one. Both pass the statement check first (layer one), then run in a read-only
+ * transaction (layer two), bounded in rows, bytes and time.
+ */
+public final class QueryTools {
+
+  /** The most plan lines an explanation keeps. */
+  static final int MAX_PLAN_LINES = 500;
+
+  private final AgentCore core;
+
+  private QueryTools(AgentCore core) {
+    this.core = core;
+  }
+
+  /** Registers the tools on {@code server}. */
+  public static void register(McpServer.Builder server, AgentCore core, ToolOptions options) {
+    QueryTools t = new QueryTools(core);
+    int maxRows = core.limits().maxRows();
+    server.tool(ReadTools.tool("query", "Run one read-only SQL query (SELECT, WITH ... "
+        + "SELECT, VALUES, TABLE) with ? placeholders bound to params. Results stop at "
+        + maxRows + " rows or " + core.limits().maxResultBytes() / 1024 + " KiB; a cut result "
+        + "has truncated=true and says why. Writes, DDL, several statements, SELECT INTO, "
+        + "locking clauses and state-changing functions are refused.",
+        Schemas.query(maxRows), Schemas.OUT_ROWS), options, Guarded.of(t::query));
+    server.tool(ReadTools.tool("explain", "Show the database's plan for a read-only query "
+        + "without running it.", Schemas.EXPLAIN, Schemas.OUT_EXPLAIN), options,
+        Guarded.of(t::explain));
+  }
+
+  private CallToolResult query(RequestContext ctx, ObjectNode args) {
+    VisibleSchema visible = core.visible(ctx);
+    List<JsonNode> params = params(args);
+    String sql = core.checked(args.path("sql").asString(""), visible, params.size());
+    int maxRows = args.path("maxRows").asInt(core.limits().maxRows());
+    return CallToolResult.structured(core.runner().read(ctx, sql, params, maxRows));
+  }
+
+  private CallToolResult explain(RequestContext ctx, ObjectNode args) {
+    VisibleSchema visible = core.visible(ctx);
+    List<JsonNode> params = params(args);
+    String sql = core.checked(args.path("sql").asString(""), visible, params.size());
+    ObjectNode plan = core.runner().read(ctx, "EXPLAIN " + sql, params, MAX_PLAN_LINES);
+    StringBuilder text = new StringBuilder();
+    for (JsonNode row : plan.get("rows")) {
+      for (JsonNode cell : row) {
+        text.append(cell.isString() ? cell.stringValue() : cell.toString()).append('\n');
+      }
+    }
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("plan", text.toString().stripTrailing());
+    out.put("truncated", plan.path("truncated").asBoolean(false));
+    return CallToolResult.structured(out);
+  }
+
+  private static List<JsonNode> params(ObjectNode args) {
+    List<JsonNode> params = new ArrayList<>();
+    JsonNode given = args.get("params");
+    if (given != null && given.isArray()) {
+      given.forEach(params::add);
+    }
+    return params;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.keel.agent;
+
+import dev.keel.mcp.http.Authenticator;
+import dev.keel.mcp.http.McpHttpServer;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * An agent served over real HTTP for tests, on H2 (the embedded sample) or on the test
+ * PostgreSQL, with three API keys: {@code analyst} sees the shop's tables but not
+ * {@code audit_log}, nor employees' salaries, nor customers' e-mail addresses and signup dates;
+ * {@code auditor} sees only {@code audit_log} and {@code employees}; {@code admin} sees
+ * everything.
+ */
+final class AgentServer implements AutoCloseable {
+
+  static final String ANALYST = "analyst-secret";
+  static final String AUDITOR = "auditor-secret";
+  static final String ADMIN = "admin-secret";
+  static final Map<String, String> KEYS = Map.of(ANALYST, "analyst", AUDITOR, "auditor",
+      ADMIN, "admin");
+
+  /** Names the analyst must never see, in any answer. */
+  static final String[] HIDDEN_FROM_ANALYST = {"audit_log", "salary", "email", "signup_date"};
+
+  final String engine;
+  final DatabaseAgent agent;
+  final McpHttpServer http;
+
+  private AgentServer(String engine, DatabaseAgent agent) {
+    this.engine = engine;
+    this.agent = agent;
+    // Fast keep-alives find a closed stream quickly (the stateless era cancels on it).
+    this.http = McpHttpServer.builder(agent.server()).port(0)
+        .servlet(b -> b.keepAlive(Duration.ofMillis(100))
+            .authenticator(Authenticator.bearerTokens(KEYS)))
+        .start();
+  }
+
+  static AccessPolicy policy() {
+    return AccessPolicy.builder()
+        .grant("analyst", "regions")
+        .grant("analyst", "customers", "id", "name", "country", "region_id", "segment")
+        .grant("analyst", "products")
+        .grant("analyst", "orders")
+        .grant("analyst", "order_items")
+        .grant("analyst", "employees", "id", "name", "title", "region_id")
+        .grant("auditor", "audit_log")
+        .grant("auditor", "employees")
+        .grantAll("admin")
+        .build();
+  }
+
+  static AgentServer h2(AgentLimits limits, boolean writes) {
+    return new AgentServer("h2", DatabaseAgent.builder().access(policy()).limits(limits)
+        .allowWrites(writes).build());
+  }
+
+  static AgentServer postgres(String database, AgentLimits limits, boolean writes) {
+    TestPostgres pg = TestPostgres.get();
+    return new AgentServer("postgresql", DatabaseAgent.builder()
+        .jdbcUrl(pg.database(database)).user(TestPostgres.AGENT_USER)
+        .password(TestPostgres.AGENT_PASSWORD).access(policy()).limits(limits)
+        .allowWrites(writes).build());
+  }
+
+  AgentClient client(String bearer) {
+    return new AgentClient(http.endpoint(), bearer);
+  }
+
+  @Override
+  public void close() {
+    http.close();
+    agent.close();
+  }
+
+  @Override
+  public String toString() {
+    return engine;
+  }
+}

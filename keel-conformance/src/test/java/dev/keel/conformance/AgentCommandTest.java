@@ -1,0 +1,68 @@
+package dev.keel.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keel.mcp.core.McpJson;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code keel agent} as a user runs it (Done item 1 of the agent issue): a real process on the
+ * embedded sample database prints {@code listening on http://HOST:PORT/mcp} and how to connect
+ * a client, and the {@code query} tool returns rows of the sample data over real HTTP (what
+ * {@code ./keel call URL query '{...}'} sends). It stops cleanly on SIGTERM.
+ */
+class AgentCommandTest {
+
+  @Test
+  void theAgentServesTheSampleDatabaseOverHttpAndSaysHowToConnect() throws Exception {
+    Process process = new ProcessBuilder(KeelProcess.command("agent", "--port", "0"))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8));
+      List<String> lines = CompletableFuture.supplyAsync(() -> {
+        List<String> read = new ArrayList<>();
+        try {
+          for (int i = 0; i < 8; i++) {
+            read.add(out.readLine());
+          }
+        } catch (java.io.IOException e) {
+          read.add("read failed: " + e);
+        }
+        return read;
+      }).get(60, TimeUnit.SECONDS);
+      assertThat(lines.get(0)).matches("listening on http://127\\.0\\.0\\.1:\\d+/mcp");
+      String url = lines.get(0).substring("listening on ".length());
+      String banner = String.join("\n", lines);
+      assertThat(banner).contains("./keel call " + url + " query '{\"sql\":")
+          .contains("\"url\":\"" + url + "\"").contains("\"agent\",\"--stdio\"");
+
+      McpHttp client = new McpHttp(URI.create(url));
+      String session = client.initialize();
+      HttpResponse<String> r = client.post(session, McpHttp.call(2, "query",
+          "{\"sql\":\"SELECT country, count(*) AS customers FROM customers GROUP BY country "
+              + "ORDER BY 2 DESC, 1\"}"));
+      assertThat(r.statusCode()).isEqualTo(200);
+      String body = r.body().strip();
+      JsonNode response = McpJson.standard().parse(body.startsWith("{") ? body
+          : body.substring(body.lastIndexOf("data:") + 5).strip());
+      JsonNode rows = response.get("result").get("structuredContent").get("rows");
+      assertThat(rows.size()).isEqualTo(17);
+      assertThat(rows.get(0).toString()).isEqualTo("[\"CA\",42]");
+    } finally {
+      process.destroy();
+      assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(process.exitValue()).isZero();
+    }
+  }
+}
