@@ -30,10 +30,10 @@ final class AgentServer implements AutoCloseable {
   private AgentServer(String engine, DatabaseAgent agent) {
     this.engine = engine;
     this.agent = agent;
-    // Fast keep-alives find a closed stream quickly (the stateless era cancels on it).
+    // Default keep-alives: a running request's stream is probed often enough on its own for
+    // the stateless era's cancellation (a closed stream) to be noticed quickly.
     this.http = McpHttpServer.builder(agent.server()).port(0)
-        .servlet(b -> b.keepAlive(Duration.ofMillis(100))
-            .authenticator(Authenticator.bearerTokens(KEYS)))
+        .servlet(b -> b.authenticator(Authenticator.bearerTokens(KEYS)))
         .start();
   }
 

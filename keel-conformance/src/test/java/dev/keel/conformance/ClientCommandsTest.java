@@ -38,10 +38,9 @@ class ClientCommandsTest {
   @BeforeAll
   static void start() {
     server = FixtureServer.create();
-    // A stateless call is cancelled by closing its stream; the server notices at its next
-    // keep-alive write, so the test's server writes them often.
-    http = McpHttpServer.builder(server).port(0)
-        .servlet(b -> b.keepAlive(Duration.ofMillis(200))).start();
+    // Default settings: a stateless call is cancelled by closing its stream, and the server
+    // probes a running request's stream often enough to notice.
+    http = McpHttpServer.builder(server).port(0).start();
     url = http.endpoint().toString();
   }
 

@@ -304,9 +304,9 @@ class PeerTextTest {
       client.request("resources/read", McpJson.object().put("uri", "file:///" + PAYLOAD),
           CallOptions.defaults());
 
-      // the client did log about all of this, at debug...
-      await().atMost(Duration.ofSeconds(10)).until(() ->
-          log.text().contains("discarded a response nothing waits for"));
+      // the client did log about all of this, at debug (the late answer is never even read:
+      // the timed-out request's stream was closed after its cancellation)...
+      await().atMost(Duration.ofSeconds(10)).until(() -> cancelled.getCount() == 0);
       assertThat(log.text()).contains("discarded a response with an unsolicited id",
           "ignored a malformed message", "re-sending resources/read");
       // ...and never quoted a payload

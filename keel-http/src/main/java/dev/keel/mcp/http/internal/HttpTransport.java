@@ -71,6 +71,15 @@ public final class HttpTransport implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger openListening =
       new java.util.concurrent.atomic.AtomicInteger();
 
+  /** How often a running request's open stream is written to. */
+  static final Duration PROBE = Duration.ofMillis(100);
+  /** How long a running request may stay silent before its stream opens (as SSE). */
+  static final Duration SSE_AFTER = Duration.ofMillis(200);
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
   /** Creates the transport for an engine. */
   public HttpTransport(ServerEngine engine, Options options) {
     this.engine = engine;
@@ -78,8 +87,14 @@ public final class HttpTransport implements AutoCloseable {
     this.errors = new HttpErrors(engine.codec());
     this.executor = HandlerThreads.newExecutor("keel-http");
     KeepAlive keepAlive = new KeepAlive(options.keepAlive(), executor);
-    this.context = new TransportContext(engine.codec(), options.events(), keepAlive, executor,
-        options.retry().toMillis(), options.keepAlive().toNanos(), openListening);
+    // A servlet learns that a client went away only when a write fails, so a running request's
+    // stream is written to often: a client that closes it (the stateless era's cancellation)
+    // is noticed within a few hundred milliseconds, not at the next idle keep-alive.
+    Duration probe = min(PROBE, options.keepAlive());
+    KeepAlive probes = new KeepAlive(probe, executor);
+    this.context = new TransportContext(engine.codec(), options.events(), keepAlive, probes,
+        executor, options.retry().toMillis(), options.keepAlive().toNanos(),
+        min(SSE_AFTER, options.keepAlive()).toNanos(), openListening);
     this.gates = new Gates(options, errors);
   }
 
@@ -397,7 +412,7 @@ public final class HttpTransport implements AutoCloseable {
 
   /** Returns how many streams are open (listening and request streams), for metrics and tests. */
   public int openStreams() {
-    return context.keepAlive().size();
+    return context.keepAlive().size() + context.probes().size();
   }
 
   /** Returns how many listening streams are open. */
@@ -413,6 +428,7 @@ public final class HttpTransport implements AutoCloseable {
   @Override
   public void close() {
     context.keepAlive().close();
+    context.probes().close();
     for (SessionStreams streams : sessionStreams.values()) {
       streams.closeAll(true);
     }

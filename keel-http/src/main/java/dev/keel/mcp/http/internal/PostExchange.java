@@ -64,7 +64,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     this.modern = modern;
     this.resumable = resumable && streams != null && context.events() != null;
     async.addListener(this);
-    context.keepAlive().add(this);
+    context.probes().add(this);
   }
 
   @Override
@@ -130,6 +130,9 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
       }
       held = true;
       onGone = whenGone;
+      // A subscription idles: from now on the slow keep-alive is enough.
+      context.probes().remove(this);
+      context.keepAlive().add(this);
       if (!sse) {
         openSse();
       }
@@ -146,7 +149,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
       if (!finished) {
         finished = true;
         held = false;
-        context.keepAlive().remove(this);
+        untick();
         dropConnection();
       }
     } finally {
@@ -165,7 +168,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
         return;
       }
       finished = true;
-      context.keepAlive().remove(this);
+      untick();
       if (!sse) {
         finishPlain(bytes, status);
       } else {
@@ -223,7 +226,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     try {
       if (!finished) {
         finished = true;
-        context.keepAlive().remove(this);
+        untick();
         dropConnection();
       }
     } finally {
@@ -271,7 +274,8 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
         return;
       }
       if (!sse) {
-        if (sseAccepted && System.nanoTime() - startedNanos >= context.keepAliveNanos()) {
+        if (sseAccepted && System.nanoTime() - startedNanos >= (held
+            ? context.keepAliveNanos() : context.sseAfterNanos())) {
           openSse();
         }
         return;
@@ -286,6 +290,11 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     } finally {
       lock.unlock();
     }
+  }
+
+  private void untick() {
+    context.probes().remove(this);
+    context.keepAlive().remove(this);
   }
 
   private void openSse() {
@@ -324,7 +333,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     if (held) {
       held = false;
       finished = true;
-      context.keepAlive().remove(this);
+      untick();
       Runnable gone = onGone;
       onGone = null;
       if (gone != null) {
