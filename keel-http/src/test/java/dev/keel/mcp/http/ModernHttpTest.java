@@ -191,6 +191,9 @@ class ModernHttpTest {
     }
     assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the handler was interrupted")
         .isTrue();
+    // The interrupt and the cancel hooks run on the cancelling thread in no promised order.
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+        .until(() -> cancelReason.get() != null);
     assertThat(cancelReason.get()).contains("disconnect");
   }
 }
