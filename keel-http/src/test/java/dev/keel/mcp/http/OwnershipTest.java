@@ -260,6 +260,7 @@ class OwnershipTest {
       RawHttp.Response own = peer.post(ALICE, alice, Peer.cancel(41));
       assertThat(own.status()).isEqualTo(202);
       assertThat(block.awaitInterrupted(5000)).isTrue();
+      await().atMost(Duration.ofSeconds(5)).until(() -> block.cancelReason.get() != null);
       assertThat(block.cancelReason.get()).contains("test");
     } finally {
       peer.delete(ALICE, alice);
