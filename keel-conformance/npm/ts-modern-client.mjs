@@ -50,9 +50,17 @@ const recordingFetch = async (input, init = {}) => {
   entry.status = response.status;
   entry.contentType = response.headers.get('content-type');
   entry.responseSessionId = response.headers.get('mcp-session-id');
-  if ((entry.contentType ?? '').startsWith('application/json')) {
+  const streamed = (entry.contentType ?? '').startsWith('text/event-stream');
+  // A request that runs a little while is answered as SSE; its answer is the frame with its id.
+  // (A subscription's stream stays open: it is never read here.)
+  if ((entry.contentType ?? '').startsWith('application/json')
+      || (streamed && body?.method !== 'subscriptions/listen' && body?.id !== undefined)) {
     try {
-      const answer = JSON.parse(await response.clone().text());
+      const text = await response.clone().text();
+      const answer = streamed
+        ? text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim())
+            .filter((l) => l.length > 0).map((l) => JSON.parse(l)).find((m) => m.id === body.id)
+        : JSON.parse(text);
       entry.resultType = answer.result?.resultType ?? null;
       entry.inputRequestKeys = answer.result?.inputRequests ? Object.keys(answer.result.inputRequests) : null;
       entry.hasRequestState = typeof answer.result?.requestState === 'string';
