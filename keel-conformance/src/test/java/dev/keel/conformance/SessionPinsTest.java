@@ -11,6 +11,7 @@ import dev.keel.mcp.client.SessionExpiredException;
 import dev.keel.mcp.client.StdioTransport;
 import dev.keel.mcp.client.StreamableHttpTransport;
 import dev.keel.mcp.client.internal.SessionPins;
+import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.jsonrpc.RequestId;
@@ -149,6 +150,10 @@ class SessionPinsTest {
               transport.pinnedToSession(firstEpoch, () -> client.callTool("record", payload(p)));
               sent.incrementAndGet();
             } catch (SessionChangedException | SessionExpiredException e) {
+              refused.incrementAndGet();
+            } catch (McpException e) {
+              // In flight while the session ended: the server refused it without running it.
+              assertThat(e.code()).isEqualTo(-32000);
               refused.incrementAndGet();
             }
           }

@@ -350,9 +350,15 @@ final class RealMcpServer implements McpServer, ServerEngine {
       // A closed server, or a session that ended while this message was on its way, takes
       // no more work; a request still gets an answer.
       return message instanceof JsonRpcRequest request
-          ? Optional.of(shuttingDown(request)) : Optional.empty();
+          ? Optional.of(listening ? sessionEnded(request) : shuttingDown(request))
+          : Optional.empty();
     }
     return dispatcher.handle((RealServerSession) session, principal, message, stream);
+  }
+
+  private static JsonRpcErrorResponse sessionEnded(JsonRpcRequest request) {
+    return new JsonRpcErrorResponse(request.id(), new JsonRpcError(ErrorCodes.SERVER_ERROR,
+        "Session ended: the request was not run", null));
   }
 
   private static JsonRpcErrorResponse shuttingDown(JsonRpcRequest request) {
