@@ -53,14 +53,34 @@ final class ServerMemory {
     }
     try {
       jcmd("GC.run");
-      Matcher m = USED.matcher(jcmd("GC.heap_info"));
-      return m.find() ? Long.parseLong(m.group(1)) * 1024 : -1;
+      return heapUsed(jcmd("GC.heap_info"));
     } catch (IOException e) {
       return -1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return -1;
     }
+  }
+
+  /**
+   * Sums the "used NK" of every heap line of {@code GC.heap_info}: one line for G1, two
+   * generations for Serial (which a JVM pinned to one CPU picks) and Parallel. Metaspace and
+   * class space are not heap.
+   */
+  static long heapUsed(String heapInfo) {
+    long total = 0;
+    boolean found = false;
+    for (String line : heapInfo.split("\n")) {
+      if (line.contains("Metaspace") || line.contains("class space")) {
+        continue;
+      }
+      Matcher m = USED.matcher(line);
+      if (m.find()) {
+        total += Long.parseLong(m.group(1)) * 1024;
+        found = true;
+      }
+    }
+    return found ? total : -1;
   }
 
   private String jcmd(String command) throws IOException, InterruptedException {
