@@ -4,10 +4,11 @@
 # then docs/benchmarks.md is written from the medians. See keel-bench/README.md.
 #
 #   keel-bench/run.sh                 # the full run (about 30 minutes)
-#   keel-bench/run.sh --quick         # a trial: short warm-up and runs (about 8 minutes)
+#   keel-bench/run.sh --quick         # a trial: shorter warm-up and runs (about 13 minutes)
 #
 # Options: --quick, --reps N, --warmup SECONDS (per server), --duration SECONDS (per run),
-#   --java PATH (default: $JAVA_HOME/bin/java, else java), --out FILE (default
+#   --java PATH (default: $KEEL_BENCH_JAVA, else the newest JDK 21+ in /usr/lib/jvm, else
+#   $JAVA_HOME/bin/java, else java), --out FILE (default
 #   docs/benchmarks.md), --note TEXT (printed at the top of the report), --no-build,
 #   --idle-sessions N (default 10000), --cancels N (default 1000).
 set -euo pipefail
@@ -16,12 +17,22 @@ BENCH="$ROOT/keel-bench"
 
 REPS=3 WARMUP=60 RUN_WARMUP=5 DURATION=15 MODE=full BUILD=1
 IDLE_SESSIONS=10000 CANCELS=1000 NOTE="" OUT="$ROOT/docs/benchmarks.md"
-JAVA="java"
-if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; fi
+# The JVM for servers and driver alike. Keel runs its handlers on virtual threads from JDK 21 on,
+# as production would, so the newest JDK 21+ found wins unless --java or KEEL_BENCH_JAVA says.
+JAVA="${KEEL_BENCH_JAVA:-}"
+if [ -z "$JAVA" ]; then
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
+    version="$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 \
+      | sed -n 's/^ *java.specification.version = //p')"
+    if [ -n "$version" ] && [ "$version" -ge 21 ] 2>/dev/null; then JAVA="$candidate/bin/java"; break; fi
+  done
+fi
+if [ -z "$JAVA" ] && [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; fi
+JAVA="${JAVA:-java}"
 ARGS="$*"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) MODE=quick WARMUP=10 RUN_WARMUP=2 DURATION=4 ;;
+    --quick) MODE=quick WARMUP=30 RUN_WARMUP=3 DURATION=5 ;;
     --reps) REPS="$2"; shift ;;
     --warmup) WARMUP="$2"; shift ;;
     --duration) DURATION="$2"; shift ;;
@@ -31,12 +42,13 @@ while [ $# -gt 0 ]; do
     --no-build) BUILD=0 ;;
     --idle-sessions) IDLE_SESSIONS="$2"; shift ;;
     --cancels) CANCELS="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 
+echo "== JVM: $("$JAVA" -version 2>&1 | head -1) ($JAVA)"
 if [ "$BUILD" = 1 ]; then
   echo "== building keel-bench (package, no tests, nothing installed)"
   (cd "$ROOT" && mvn -B -ntp -q -DskipTests -pl keel-bench -am package)

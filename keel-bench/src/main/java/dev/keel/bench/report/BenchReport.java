@@ -81,7 +81,8 @@ public final class BenchReport {
     row("JVM", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
         + " (servers and driver alike)");
     row("pinning", options.getOrDefault("pinning",
-        "server on CPU 0, driver on CPU 1 (`taskset`)"));
+        "server on CPU 0, driver on CPU 1 (`taskset`)") + "; a server that sees one CPU gets "
+        + "the Serial GC from the JVM's ergonomics, every server alike");
     row("mode", options.getOrDefault("mode", "full") + ": warm-up "
         + options.getOrDefault("warmup", "?") + " s per server, "
         + options.getOrDefault("duration", "?") + " s per measured run, "
