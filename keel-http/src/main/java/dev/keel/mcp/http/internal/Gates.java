@@ -88,7 +88,7 @@ final class Gates {
           "Payload Too Large: the limit is " + limit + " bytes");
       return null;
     }
-    byte[] body = readAtMost(req.getInputStream(), limit);
+    byte[] body = readAtMost(req.getInputStream(), limit, req.getContentLengthLong());
     if (body == null) {
       errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
           "Payload Too Large: the limit is " + limit + " bytes");
@@ -114,6 +114,41 @@ final class Gates {
     errors.write(resp, 400, null, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
         "Bad Request: unsupported protocol version", data);
     return false;
+  }
+
+  /**
+   * Reads a body whose length the request declared ({@code declared} ≥ 0, already checked
+   * against the limit) straight into an array of that size; any other body goes through
+   * {@link #readAtMost(InputStream, int)}. The hot path of every POST: one exact allocation
+   * instead of two zeroed 8 KiB buffers and a copy.
+   */
+  static byte[] readAtMost(InputStream in, int limit, long declared) throws IOException {
+    if (declared < 0 || declared > limit) {
+      return readAtMost(in, limit);
+    }
+    byte[] body = new byte[(int) declared];
+    int n = in.readNBytes(body, 0, body.length);
+    if (n < body.length) {
+      // The peer sent less than it declared; what came is parsed (and refused) as it is.
+      return java.util.Arrays.copyOf(body, n);
+    }
+    // A container keeps a body to its declared length; this read only confirms the end.
+    int next = in.read();
+    if (next < 0) {
+      return body;
+    }
+    if (body.length + 1 > limit) {
+      return null;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 1024);
+    out.write(body);
+    out.write(next);
+    byte[] rest = readAtMost(in, limit - body.length - 1);
+    if (rest == null) {
+      return null;
+    }
+    out.write(rest);
+    return out.toByteArray();
   }
 
   /** Reads the body, or returns null as soon as it exceeds {@code limit} (limit+1 bytes read). */

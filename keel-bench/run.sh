@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# The Keel benchmark: Keel, the official MCP Java SDK (session and stateless transports) and a
+# minimal servlet, each in turn on CPU 0 with the load driver on CPU 1, every scenario repeated,
+# then docs/benchmarks.md is written from the medians. See keel-bench/README.md.
+#
+#   keel-bench/run.sh                 # the full run (about 30 minutes)
+#   keel-bench/run.sh --quick         # a trial: shorter warm-up and runs (about 13 minutes)
+#
+# Options: --quick, --reps N, --warmup SECONDS (per server), --duration SECONDS (per run),
+#   --java PATH (default: $KEEL_BENCH_JAVA, else the newest JDK 21+ in /usr/lib/jvm, else
+#   $JAVA_HOME/bin/java, else java), --out FILE (default
+#   docs/benchmarks.md), --note TEXT (printed at the top of the report), --no-build,
+#   --idle-sessions N (default 10000), --cancels N (default 1000).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH="$ROOT/keel-bench"
+
+REPS=3 WARMUP=60 RUN_WARMUP=5 DURATION=15 MODE=full BUILD=1
+IDLE_SESSIONS=10000 CANCELS=1000 NOTE="" OUT="$ROOT/docs/benchmarks.md"
+# The JVM for servers and driver alike. Keel runs its handlers on virtual threads from JDK 21 on,
+# as production would, so the newest JDK 21+ found wins unless --java or KEEL_BENCH_JAVA says.
+JAVA="${KEEL_BENCH_JAVA:-}"
+if [ -z "$JAVA" ]; then
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
+    version="$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 \
+      | sed -n 's/^ *java.specification.version = //p')"
+    if [ -n "$version" ] && [ "$version" -ge 21 ] 2>/dev/null; then JAVA="$candidate/bin/java"; break; fi
+  done
+fi
+if [ -z "$JAVA" ] && [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; fi
+JAVA="${JAVA:-java}"
+ARGS="$*"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) MODE=quick WARMUP=30 RUN_WARMUP=3 DURATION=5 ;;
+    --reps) REPS="$2"; shift ;;
+    --warmup) WARMUP="$2"; shift ;;
+    --duration) DURATION="$2"; shift ;;
+    --java) JAVA="$2"; shift ;;
+    --out) OUT="$2"; shift ;;
+    --note) NOTE="$2"; shift ;;
+    --no-build) BUILD=0 ;;
+    --idle-sessions) IDLE_SESSIONS="$2"; shift ;;
+    --cancels) CANCELS="$2"; shift ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+echo "== JVM: $("$JAVA" -version 2>&1 | head -1) ($JAVA)"
+if [ "$BUILD" = 1 ]; then
+  echo "== building keel-bench (package, no tests, nothing installed)"
+  (cd "$ROOT" && mvn -B -ntp -q -DskipTests -pl keel-bench -am package)
+fi
+CP="$BENCH/target/keel-bench.jar:$BENCH/target/lib/*"
+[ -f "$BENCH/target/keel-bench.jar" ] || { echo "run.sh: build keel-bench first" >&2; exit 1; }
+
+# Each idle session holds a socket at each end; the server and the driver need room for 10,000+.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt $((IDLE_SESSIONS + 1000)) ]; then
+  echo "run.sh: open-file limit $(ulimit -n) is below $((IDLE_SESSIONS + 1000)); idle capacity may fail" >&2
+fi
+
+SERVER_CPU=() DRIVER_CPU=() PINNING="none (fewer than 2 CPUs or no taskset)"
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+  SERVER_CPU=(taskset -c 0) DRIVER_CPU=(taskset -c 1)
+  PINNING="server on CPU 0, driver on CPU 1 (taskset)"
+fi
+QUIET=(-Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
+WORK="$(mktemp -d)"
+RESULTS="$WORK/results.jsonl"
+SERVER_PID=""
+
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  SERVER_PID=""
+}
+trap 'stop_server; rm -rf "$WORK"' EXIT
+
+# start_server KIND HEAP: starts a server pinned to CPU 0 and sets URL and SERVER_PID.
+start_server() {
+  local log="$WORK/$1.log"
+  "${SERVER_CPU[@]}" "$JAVA" "-Xmx$2" "${QUIET[@]}" -cp "$CP" dev.keel.bench.servers.BenchServer \
+    "$1" --port 0 --max-sessions $((IDLE_SESSIONS + 5000)) >"$log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 600); do
+    URL="$(grep -o 'http://[^ ]*' "$log" 2>/dev/null | head -1 || true)"
+    [ -n "$URL" ] && return 0
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "run.sh: $1 did not start:" >&2
+  cat "$log" >&2
+  exit 1
+}
+
+# drive ARGS...: one driver run pinned to CPU 1.
+drive() {
+  "${DRIVER_CPU[@]}" "$JAVA" -Xmx1g "${QUIET[@]}" -cp "$CP" dev.keel.bench.driver.Driver \
+    --url "$URL" --pid "$SERVER_PID" "$@"
+}
+
+# scenarios KIND: the scenarios a server runs, as "label scenario style conns".
+scenarios() {
+  case "$1" in
+    keel|minimal)
+      local stateless=modern ;;
+    sdk-stateless)
+      echo "stateless64 echo legacy-stateless 64"
+      echo "sleep50 sleep legacy-stateless 64"
+      return ;;
+    sdk-session)
+      local stateless="" ;;
+  esac
+  echo "echo16 echo session 16"
+  echo "echo64 echo session 64"
+  if [ -n "$stateless" ]; then echo "stateless64 echo $stateless 64"; fi
+  echo "sleep50 sleep session 64"
+  echo "sessions sessions session 64"
+}
+
+for KIND in keel sdk-session sdk-stateless minimal; do
+  echo "== $KIND: starting on CPU 0"
+  start_server "$KIND" 1g
+  mapfile -t PLAN < <(scenarios "$KIND")
+  SLICE=$(( WARMUP / ${#PLAN[@]} )); [ "$SLICE" -ge 1 ] || SLICE=1
+  echo "   warm-up: ${WARMUP} s over ${#PLAN[@]} scenarios"
+  for line in "${PLAN[@]}"; do
+    read -r label scenario style conns <<<"$line"
+    drive --scenario "$scenario" --style "$style" --conns "$conns" --warmup 0 \
+      --duration "$SLICE" >/dev/null
+  done
+  for rep in $(seq 1 "$REPS"); do
+    for line in "${PLAN[@]}"; do
+      read -r label scenario style conns <<<"$line"
+      drive --server "$KIND" --label "$label" --rep "$rep" --scenario "$scenario" \
+        --style "$style" --conns "$conns" --warmup "$RUN_WARMUP" --duration "$DURATION" \
+        --out "$RESULTS"
+    done
+  done
+  stop_server
+done
+
+for KIND in keel sdk-session; do
+  echo "== $KIND: idle capacity, $IDLE_SESSIONS sessions with listening streams, -Xmx256m"
+  start_server "$KIND" 256m
+  drive --scenario echo --conns 16 --warmup 0 --duration "$(( RUN_WARMUP * 2 ))" >/dev/null
+  drive --server "$KIND" --label idle --scenario idle --sessions "$IDLE_SESSIONS" \
+    --duration 5 --out "$RESULTS" || echo "   $KIND: idle capacity run failed" >&2
+  stop_server
+done
+
+echo "== keel: cancellation latency over $CANCELS cancellations"
+start_server keel-probe 1g
+drive --scenario cancel --cancels 200 --conns 4 >/dev/null
+drive --server keel-probe --label cancel --scenario cancel --cancels "$CANCELS" --conns 4 \
+  --out "$RESULTS"
+stop_server
+
+mkdir -p "$(dirname "$OUT")"
+REPORT=(--results "$RESULTS" --out "$OUT" --mode "$MODE" --warmup "$WARMUP"
+  --duration "$DURATION" --reps "$REPS" --xmx 256m --pinning "$PINNING"
+  --command "keel-bench/run.sh${ARGS:+ $ARGS}")
+[ -n "$NOTE" ] && REPORT+=(--note "$NOTE")
+"$JAVA" -cp "$CP" dev.keel.bench.report.BenchReport "${REPORT[@]}" >/dev/null
+cp "$RESULTS" "${OUT%.md}.jsonl"
+echo "== wrote $OUT (raw results: ${OUT%.md}.jsonl)"

@@ -1,0 +1,135 @@
+package dev.keel.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keel.bench.driver.Driver;
+import dev.keel.bench.report.BenchReport;
+import dev.keel.bench.servers.BenchServer;
+import dev.keel.bench.servers.BenchServer.Kind;
+import dev.keel.cli.fixtures.FixtureServer;
+import dev.keel.mcp.http.McpHttpServer;
+import dev.keel.mcp.server.McpServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark's smoke run, part of {@code mvn verify} so it cannot rot: every compared server
+ * answers every scenario it takes part in with no errors, idle capacity and cancellation
+ * latency measure something, and the report comes out. Runs are a second or two each and have
+ * no thresholds; the servers run side by side to keep this test short.
+ */
+class BenchmarkSmokeTest {
+
+  static final String[] SHORT = {"--warmup", "0", "--duration", "2", "--conns", "4"};
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void everyServerAnswersEveryScenarioAndTheReportIsWritten() throws Exception {
+    Path results = dir.resolve("results.jsonl");
+    List<BenchServer> servers = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<List<Map<String, Object>>>> runs = new ArrayList<>();
+      for (Kind kind : List.of(Kind.KEEL, Kind.SDK_SESSION, Kind.SDK_STATELESS, Kind.MINIMAL)) {
+        BenchServer server = BenchServer.start(kind, 0, 1_000);
+        servers.add(server);
+        runs.add(pool.submit(() -> scenarios(kind, server.endpoint(), results)));
+      }
+      for (Future<List<Map<String, Object>>> run : runs) {
+        for (Map<String, Object> r : run.get()) {
+          assertThat(r.get("errors")).as("errors in %s", r).isEqualTo(0L);
+          assertThat((Long) r.get("ok")).as("calls completed in %s", r).isPositive();
+        }
+      }
+      BenchServer keel = servers.get(0);
+      Map<String, Object> idle = Driver.run("--url", keel.endpoint(), "--server", "keel",
+          "--scenario", "idle", "--sessions", "200", "--duration", "1",
+          "--pid", Long.toString(ProcessHandle.current().pid()), "--out", results.toString());
+      assertThat(idle).containsEntry("streams", 200).containsEntry("streamsOpenAfter", 200)
+          .containsEntry("errors", 0L);
+      assertThat((Long) idle.get("followUpOk")).isPositive();
+      assertThat((Long) idle.get("heapBytesPerSession")).isPositive();
+    } finally {
+      pool.shutdownNow();
+      for (BenchServer s : servers) {
+        s.close();
+      }
+    }
+    try (BenchServer probe = BenchServer.start(Kind.KEEL_PROBE, 0, 1_000)) {
+      Map<String, Object> cancel = Driver.run("--url", probe.endpoint(), "--server",
+          "keel-probe", "--label", "cancel", "--scenario", "cancel", "--cancels", "40",
+          "--conns", "2", "--out", results.toString());
+      assertThat(cancel).containsEntry("measured", 40).containsEntry("errors", 0);
+      assertThat((Double) cancel.get("p99Ms")).isPositive();
+    }
+
+    Path report = dir.resolve("benchmarks.md");
+    BenchReport.main(new String[] {"--results", results.toString(), "--out", report.toString(),
+        "--mode", "smoke", "--reps", "1"});
+    String md = Files.readString(report);
+    assertThat(md).contains("| echo, 64 conns, legacy session |", "Keel/SDK", "Keel/minimal",
+        "## Idle capacity", "## Cancellation latency", "## Where it ran");
+    assertThat(md).containsPattern("\\| echo, 64 conns, legacy session \\| [0-9,]+ \\| [0-9,]+ "
+        + "\\| — \\| [0-9,]+ \\| [0-9.]+× \\| [0-9.]+× \\|");
+  }
+
+  /** {@code ./keel fixtures} serves echo and sleep as the benchmark calls them (a contract). */
+  @Test
+  void theFixtureServerAnswersTheBenchmarkToolsInBothEras() throws Exception {
+    McpServer server = FixtureServer.create();
+    try (McpHttpServer http = McpHttpServer.builder(server).port(0).start()) {
+      String url = http.endpoint().toString();
+      for (String style : List.of("session", "modern")) {
+        Map<String, Object> echo = Driver.run("--url", url, "--scenario", "echo",
+            "--style", style, "--warmup", "0", "--duration", "1", "--conns", "2");
+        Map<String, Object> sleep = Driver.run("--url", url, "--scenario", "sleep",
+            "--ms", "5", "--style", style, "--warmup", "0", "--duration", "1", "--conns", "2");
+        for (Map<String, Object> r : List.of(echo, sleep)) {
+          assertThat(r.get("errors")).as("errors in %s", r).isEqualTo(0L);
+          assertThat((Long) r.get("ok")).as("calls completed in %s", r).isPositive();
+        }
+      }
+    } finally {
+      server.close();
+    }
+  }
+
+  private static List<Map<String, Object>> scenarios(Kind kind, String url, Path results)
+      throws Exception {
+    List<String[]> plan = new ArrayList<>();
+    if (kind == Kind.SDK_STATELESS) {
+      plan.add(new String[] {"stateless64", "echo", "legacy-stateless"});
+      plan.add(new String[] {"sleep50", "sleep", "legacy-stateless"});
+    } else {
+      plan.add(new String[] {"echo64", "echo", "session"});
+      plan.add(new String[] {"sleep50", "sleep", "session"});
+      plan.add(new String[] {"sessions", "sessions", "session"});
+      if (kind != Kind.SDK_SESSION) {
+        plan.add(new String[] {"stateless64", "echo", "modern"});
+      }
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String[] p : plan) {
+      out.add(Driver.run(concat("--url", url, "--server", kind.label(), "--label", p[0],
+          "--scenario", p[1], "--style", p[2], "--ms", "20", "--out", results.toString())));
+    }
+    return out;
+  }
+
+  private static String[] concat(String... head) {
+    String[] all = new String[head.length + SHORT.length];
+    System.arraycopy(head, 0, all, 0, head.length);
+    System.arraycopy(SHORT, 0, all, head.length, SHORT.length);
+    return all;
+  }
+}
