@@ -91,11 +91,16 @@ final class RealMcpServer implements McpServer, ServerEngine {
     table[0] = sessions;
     SchemaRegistry schemas = SchemaValidator.newRegistry();
     register(b, registry, schemas);
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "keel-server-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    java.util.concurrent.ScheduledThreadPoolExecutor timerPool =
+        new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+          Thread t = new Thread(r, "keel-server-timer");
+          t.setDaemon(true);
+          return t;
+        });
+    // Every request arms a timeout that is almost always cancelled: left in the queue until its
+    // deadline (minutes away), cancelled timers piled up by the hundred thousand under load.
+    timerPool.setRemoveOnCancelPolicy(true);
+    this.timer = timerPool;
     tasks[0] = new TaskEngine(b.taskStore != null ? b.taskStore
         : TaskStore.inMemory(b.maxTasks, b.maxTasksPerPrincipal),
         new TaskEngine.Limits(b.defaultTaskTtl, b.maxTaskTtl, b.taskPollInterval,
@@ -294,6 +299,11 @@ final class RealMcpServer implements McpServer, ServerEngine {
     return core.sessions().get(sessionId)
         .map(s -> s.sendToListener(new JsonRpcNotification(method, params)))
         .orElse(false);
+  }
+
+  /** Timers armed and not yet fired or cancelled (for tests of the timer's hygiene). */
+  int pendingTimers() {
+    return ((java.util.concurrent.ScheduledThreadPoolExecutor) timer).getQueue().size();
   }
 
   @Override
