@@ -17,6 +17,15 @@ final class KeepAlive implements AutoCloseable {
   /** Something that sends a keep-alive, or decides it is due for one. */
   interface Tickable {
     void tick();
+
+    /**
+     * Whether a tick could do anything yet. Checked on the timer thread without locks, so a
+     * stale answer only delays a tick by one interval; it spares a handler thread for every
+     * short request that is in flight when the timer fires.
+     */
+    default boolean due(long nowNanos) {
+      return true;
+    }
   }
 
   private final Set<Tickable> streams = ConcurrentHashMap.newKeySet();
@@ -30,7 +39,11 @@ final class KeepAlive implements AutoCloseable {
     });
     long millis = Math.max(10, interval.toMillis());
     timer.scheduleAtFixedRate(() -> {
+      long now = System.nanoTime();
       for (Tickable stream : streams) {
+        if (!stream.due(now)) {
+          continue;
+        }
         try {
           executor.execute(stream::tick);
         } catch (RuntimeException e) {

@@ -43,9 +43,9 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
   private AsyncContext async;
   private SseWriter writer;
   private String streamId;
-  private boolean sse;
+  private volatile boolean sse;
   private boolean finished;
-  private boolean held;
+  private volatile boolean held;
   private Runnable onGone;
   private Consumer<String> cancel;
 
@@ -264,6 +264,12 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public boolean due(long nowNanos) {
+    // A plain answer in the making only needs a tick once it is old enough to turn into SSE.
+    return sse || held || nowNanos - startedNanos >= context.sseAfterNanos();
   }
 
   @Override

@@ -68,12 +68,13 @@ final class ModernRequests {
     if (!ProtocolVersion.isModern(version.stringValue())) {
       throw unsupportedVersion(version.stringValue());
     }
-    ClientCapabilities capabilities = core.json().fromTree(caps, ClientCapabilities.class);
+    ClientCapabilities capabilities =
+        ParsedMeta.bind(core.json(), caps, ClientCapabilities.class);
     Implementation info = null;
     JsonNode infoNode = meta.get(MetaKeys.CLIENT_INFO);
     if (infoNode != null && infoNode.isObject()) {
       try {
-        info = core.json().fromTree(infoNode, Implementation.class);
+        info = ParsedMeta.bind(core.json(), infoNode, Implementation.class);
       } catch (McpException e) {
         info = null; // clientInfo is informational: a malformed one is ignored, not fatal
       }
@@ -162,7 +163,7 @@ final class ModernRequests {
   private static void decorate(ServerCore core, ObjectNode result) {
     JsonNode existing = result.get("_meta");
     ObjectNode meta = existing instanceof ObjectNode o ? o : result.putObject("_meta");
-    meta.set(MetaKeys.SERVER_INFO, core.json().toTree(core.info()));
+    meta.set(MetaKeys.SERVER_INFO, ParsedMeta.serverInfo(core.json(), core.info()));
   }
 
   /** Rewrites legacy-only error codes: resource not found is -32602 with data.uri. */
