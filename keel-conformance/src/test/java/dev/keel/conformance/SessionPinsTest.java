@@ -10,6 +10,7 @@ import dev.keel.mcp.client.SessionChangedException;
 import dev.keel.mcp.client.SessionExpiredException;
 import dev.keel.mcp.client.StdioTransport;
 import dev.keel.mcp.client.StreamableHttpTransport;
+import dev.keel.mcp.client.TransportException;
 import dev.keel.mcp.client.internal.SessionPins;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
@@ -137,6 +138,7 @@ class SessionPinsTest {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     AtomicInteger refused = new AtomicInteger();
     AtomicInteger sent = new AtomicInteger();
+    AtomicInteger lost = new AtomicInteger();
     CountDownLatch go = new CountDownLatch(1);
     try {
       List<Future<?>> writers = new ArrayList<>();
@@ -155,6 +157,10 @@ class SessionPinsTest {
               // In flight while the session ended: the server refused it without running it.
               assertThat(e.code()).isEqualTo(-32000);
               refused.incrementAndGet();
+            } catch (TransportException e) {
+              // In flight while the session ended, and its stream closed with it: it went out
+              // on the first session, and whether it ran there is unknown (never re-sent).
+              lost.incrementAndGet();
             }
           }
           return null;
@@ -189,7 +195,7 @@ class SessionPinsTest {
     // Not one payload pinned to the first session arrived in the second.
     assertThat(received).filteredOn(r -> r.session().equals(second)).isEmpty();
     assertThat(received).allSatisfy(r -> assertThat(r.session()).isEqualTo(first));
-    assertThat(received).hasSize(sent.get());
+    assertThat(received.size()).isBetween(sent.get(), sent.get() + lost.get());
   }
 
   @Test
