@@ -71,6 +71,9 @@ class BenchmarkSmokeTest {
           "--conns", "2", "--out", results.toString());
       assertThat(cancel).containsEntry("measured", 40).containsEntry("errors", 0);
       assertThat((Double) cancel.get("p99Ms")).isPositive();
+      // Keel's own share (to the token tripped) is part of the whole, never more.
+      assertThat((Double) cancel.get("trippedP99Ms")).isPositive()
+          .isLessThanOrEqualTo((Double) cancel.get("p99Ms"));
     }
 
     Path report = dir.resolve("benchmarks.md");

@@ -136,6 +136,8 @@ public final class Driver {
     result.put("p50Ms", ((Number) server.get("p50Micros")).doubleValue() / 1000);
     result.put("p99Ms", ((Number) server.get("p99Micros")).doubleValue() / 1000);
     result.put("maxMs", ((Number) server.get("maxMicros")).doubleValue() / 1000);
+    result.put("trippedP50Ms", ((Number) server.get("trippedP50Micros")).doubleValue() / 1000);
+    result.put("trippedP99Ms", ((Number) server.get("trippedP99Micros")).doubleValue() / 1000);
     result.put("errors", failures);
     if (latency.firstFailure() != null) {
       result.put("firstError", truncate(latency.firstFailure()));

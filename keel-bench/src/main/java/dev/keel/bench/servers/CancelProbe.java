@@ -28,7 +28,9 @@ final class CancelProbe {
 
   private final Map<String, Long> arrivals = new ConcurrentHashMap<>();
   private final Map<String, Long> starts = new ConcurrentHashMap<>();
+  private final Map<String, Long> delivered = new ConcurrentHashMap<>();
   private final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+  private final List<Long> deliveries = Collections.synchronizedList(new ArrayList<>());
   private final AtomicInteger early = new AtomicInteger();
 
   void arrived(String key, long nanos) {
@@ -42,6 +44,9 @@ final class CancelProbe {
         (ctx, args) -> {
           String key = args.get("key").asString();
           starts.put(key, System.nanoTime());
+          // Runs on the thread that trips the token, right after it interrupts this handler:
+          // the part of the latency that is Keel's own work, before the OS schedules the handler.
+          ctx.cancellation().onCancel(() -> delivered.put(key, System.nanoTime()));
           // Tells the driver the handler runs, so its cancellation cannot overtake the call.
           ctx.progress(0, null, "blocking");
           try {
@@ -60,6 +65,7 @@ final class CancelProbe {
   private void interrupted(String key, long now) {
     Long arrived = arrivals.remove(key);
     Long started = starts.remove(key);
+    Long tripped = delivered.remove(key);
     if (arrived == null || started == null) {
       return;
     }
@@ -67,20 +73,30 @@ final class CancelProbe {
       early.incrementAndGet();
     } else {
       latencies.add(now - arrived);
+      if (tripped != null) {
+        deliveries.add(tripped - arrived);
+      }
     }
   }
 
   private String drain() {
-    long[] sorted;
-    synchronized (latencies) {
-      sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-      latencies.clear();
-    }
+    long[] sorted = drained(latencies);
+    long[] tripped = drained(deliveries);
     int earlyCount = early.getAndSet(0);
     return "{\"count\":" + sorted.length + ",\"early\":" + earlyCount
         + ",\"p50Micros\":" + percentile(sorted, 0.50) / 1000
         + ",\"p99Micros\":" + percentile(sorted, 0.99) / 1000
-        + ",\"maxMicros\":" + (sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1000) + "}";
+        + ",\"maxMicros\":" + (sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1000)
+        + ",\"trippedP50Micros\":" + percentile(tripped, 0.50) / 1000
+        + ",\"trippedP99Micros\":" + percentile(tripped, 0.99) / 1000 + "}";
+  }
+
+  private static long[] drained(List<Long> list) {
+    synchronized (list) {
+      long[] sorted = list.stream().mapToLong(Long::longValue).sorted().toArray();
+      list.clear();
+      return sorted;
+    }
   }
 
   static long percentile(long[] sorted, double q) {
