@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Keel benchmark: Keel, the official MCP Java SDK (session and stateless transports) and a
-# minimal servlet, each in turn on CPU 0 with the load driver on CPU 1, every scenario repeated,
-# then docs/benchmarks.md is written from the medians. See keel-bench/README.md.
+# minimal servlet, side by side on CPU 0 with the load driver on CPU 1, every scenario repeated
+# with the servers measured in turn, then docs/benchmarks.md is written from the medians. See keel-bench/README.md.
 #
 #   keel-bench/run.sh                 # the full run (about 30 minutes)
 #   keel-bench/run.sh --quick         # a trial: shorter warm-up and runs (about 13 minutes)
@@ -71,6 +71,7 @@ QUIET=(-Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
 WORK="$(mktemp -d)"
 RESULTS="$WORK/results.jsonl"
 SERVER_PID=""
+declare -A URLS PIDS
 
 stop_server() {
   if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -79,7 +80,12 @@ stop_server() {
   fi
   SERVER_PID=""
 }
-trap 'stop_server; rm -rf "$WORK"' EXIT
+stop_all() {
+  for kind in "${!PIDS[@]}"; do SERVER_PID="${PIDS[$kind]}"; stop_server; done
+  PIDS=()
+  stop_server
+}
+trap 'stop_all; rm -rf "$WORK"' EXIT
 
 # start_server KIND HEAP: starts a server pinned to CPU 0 and sets URL and SERVER_PID.
 start_server() {
@@ -123,27 +129,45 @@ scenarios() {
   echo "sessions sessions session 64"
 }
 
-for KIND in keel sdk-session sdk-stateless minimal; do
-  echo "== $KIND: starting on CPU 0"
+# The four servers run side by side on CPU 0 (only the one under load is busy) and every
+# repetition measures each of them in turn, scenario by scenario, rotating who goes first: this
+# machine drifts 10-40 % over minutes, and a ratio is only fair when both sides of it were
+# measured in the same minute.
+KINDS=(keel sdk-session sdk-stateless minimal)
+LABELS=(echo16 echo64 stateless64 sleep50 sessions)
+for KIND in "${KINDS[@]}"; do
   start_server "$KIND" 1g
+  URLS[$KIND]="$URL" PIDS[$KIND]="$SERVER_PID"
+done
+SERVER_PID=""
+for KIND in "${KINDS[@]}"; do
+  URL="${URLS[$KIND]}" SERVER_PID="${PIDS[$KIND]}"
   mapfile -t PLAN < <(scenarios "$KIND")
   SLICE=$(( WARMUP / ${#PLAN[@]} )); [ "$SLICE" -ge 1 ] || SLICE=1
-  echo "   warm-up: ${WARMUP} s over ${#PLAN[@]} scenarios"
+  echo "== $KIND: warm-up, ${WARMUP} s over ${#PLAN[@]} scenarios"
   for line in "${PLAN[@]}"; do
     read -r label scenario style conns <<<"$line"
     drive --scenario "$scenario" --style "$style" --conns "$conns" --warmup 0 \
       --duration "$SLICE" >/dev/null
   done
-  for rep in $(seq 1 "$REPS"); do
-    for line in "${PLAN[@]}"; do
-      read -r label scenario style conns <<<"$line"
+done
+for rep in $(seq 1 "$REPS"); do
+  echo "== repetition $rep of $REPS"
+  for label in "${LABELS[@]}"; do
+    for i in "${!KINDS[@]}"; do
+      KIND="${KINDS[$(( (i + rep - 1) % ${#KINDS[@]} ))]}"
+      line="$(scenarios "$KIND" | grep "^$label " || true)"
+      [ -n "$line" ] || continue
+      read -r _ scenario style conns <<<"$line"
+      URL="${URLS[$KIND]}" SERVER_PID="${PIDS[$KIND]}"
       drive --server "$KIND" --label "$label" --rep "$rep" --scenario "$scenario" \
         --style "$style" --conns "$conns" --warmup "$RUN_WARMUP" --duration "$DURATION" \
         --out "$RESULTS"
     done
   done
-  stop_server
 done
+SERVER_PID=""
+stop_all
 
 for KIND in keel sdk-session; do
   echo "== $KIND: idle capacity, $IDLE_SESSIONS sessions with listening streams, -Xmx256m"
