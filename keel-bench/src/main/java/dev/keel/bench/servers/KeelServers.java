@@ -5,6 +5,7 @@ import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.http.McpHttpServer;
 import dev.keel.mcp.http.McpServlet;
 import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.ToolOptions;
 
 /** Keel serving the benchmark's tools, the way an application would. */
 final class KeelServers {
@@ -23,6 +24,10 @@ final class KeelServers {
         .maxSessionsPerPrincipal(maxSessions)
         .tool(Tool.builder(BenchTools.ECHO).description("Returns its text")
                 .inputSchema(BenchTools.ECHO_SCHEMA).build(),
+            // echo only copies its argument, so it is declared non-blocking and runs on the
+            // container thread; -Dkeel.bench.blockingEcho=true measures it handed off instead.
+            Boolean.getBoolean("keel.bench.blockingEcho") ? ToolOptions.defaults()
+                : ToolOptions.defaults().withNonBlocking(),
             (ctx, args) -> CallToolResult.text(args.get("text").asString()))
         .tool(Tool.builder(BenchTools.SLEEP).description("Blocks for ms milliseconds")
                 .inputSchema(BenchTools.SLEEP_SCHEMA).build(),

@@ -20,6 +20,13 @@ import org.eclipse.jetty.server.Server;
  */
 final class SdkServers {
 
+  /**
+   * The SDK's own opt-out of its thread pool, the counterpart of Keel's non-blocking tools: off
+   * by default (the SDK's default, and measured no faster on this benchmark); by hand with
+   * {@code -Dkeel.bench.sdkImmediate=true}.
+   */
+  private static final boolean IMMEDIATE = Boolean.getBoolean("keel.bench.sdkImmediate");
+
   private SdkServers() {}
 
   /** The session transport: {@code initialize} creates a session, POSTs answer SSE. */
@@ -28,6 +35,7 @@ final class SdkServers {
         HttpServletStreamableServerTransportProvider.builder().mcpEndpoint("/mcp").build();
     McpJsonMapper json = McpJsonDefaults.getMapper();
     McpSyncServer server = McpServer.sync(transport)
+        .immediateExecution(IMMEDIATE)
         .serverInfo("sdk-bench", "1")
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
         .toolCall(echoTool(json), (exchange, request) -> echo(request))
@@ -43,6 +51,7 @@ final class SdkServers {
         HttpServletStatelessServerTransport.builder().messageEndpoint("/mcp").build();
     McpJsonMapper json = McpJsonDefaults.getMapper();
     McpStatelessSyncServer server = McpServer.sync(transport)
+        .immediateExecution(IMMEDIATE)
         .serverInfo("sdk-bench", "1")
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
         .toolCall(echoTool(json), (context, request) -> echo(request))

@@ -54,4 +54,10 @@ public @interface McpTool {
 
   /** Whether each call needs the user's approval first (see {@link ToolOptions}). */
   boolean requiresApproval() default false;
+
+  /**
+   * Whether the method never blocks, so it runs without a thread of its own (see
+   * {@link ToolOptions#withNonBlocking()}).
+   */
+  boolean nonBlocking() default false;
 }

@@ -163,7 +163,12 @@ final class RealMcpServer implements McpServer, ServerEngine {
     // listing then shows what the server does.
     TaskSupport support = given.taskSupport() != null ? given.taskSupport()
         : TaskSupport.of(listed.execution());
-    ToolOptions options = given.withTaskSupport(support);
+    ToolOptions options;
+    try {
+      options = given.withTaskSupport(support);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("tool " + listed.name() + ": " + e.getMessage(), e);
+    }
     Tool tool = support == TaskSupport.of(listed.execution()) && (listed.execution() != null
         || support == TaskSupport.FORBIDDEN) ? listed
         : new Tool(listed.name(), listed.title(), listed.description(), listed.inputSchema(),
@@ -351,6 +356,11 @@ final class RealMcpServer implements McpServer, ServerEngine {
         admissions.release();
       }
     });
+  }
+
+  @Override
+  public boolean runsInline(JsonRpcRequest request) {
+    return dispatcher.runsInline(request);
   }
 
   @Override

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * How the server runs one tool: its timeout, whether cancelling interrupts its thread, whether a
- * person must approve each call first, and whether it runs as a task.
+ * person must approve each call first, whether it runs as a task, and whether it is short enough
+ * to run without a thread of its own.
  *
  * <pre>{@code
  * builder.tool(deleteRows, ToolOptions.defaults().withTimeout(Duration.ofSeconds(10))
@@ -23,20 +24,37 @@ import java.util.Objects;
  * @param taskOnDemand whether a task starts only when the handler calls
  *     {@link RequestContext#continueAsTask} (after asking the client what it needs in ordinary
  *     rounds), rather than before the handler runs
+ * @param nonBlocking whether the handler never blocks, and so runs on the thread that received
+ *     the request instead of being handed to a handler thread; see {@link #withNonBlocking()}
  */
 public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval,
-    TaskSupport taskSupport, boolean taskOnDemand) {
+    TaskSupport taskSupport, boolean taskOnDemand, boolean nonBlocking) {
 
-  /** Checks the timeout. */
+  /** Checks the timeout, and that a non-blocking tool never has to wait for the client. */
   public ToolOptions {
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
       throw new IllegalArgumentException("timeout must be positive: " + timeout);
     }
+    if (nonBlocking && requiresApproval) {
+      throw new IllegalArgumentException(
+          "a non-blocking tool cannot require approval: approval waits for the user");
+    }
+    if (nonBlocking && (taskOnDemand || (taskSupport != null
+        && taskSupport != TaskSupport.FORBIDDEN))) {
+      throw new IllegalArgumentException(
+          "a non-blocking tool cannot run as a task: a task runs on a thread of its own");
+    }
+  }
+
+  /** Options with task settings, for a handler that may block. */
+  public ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval,
+      TaskSupport taskSupport, boolean taskOnDemand) {
+    this(timeout, interruptOnCancel, requiresApproval, taskSupport, taskOnDemand, false);
   }
 
   /** Options without task settings (the tool's own {@code execution} decides). */
   public ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval) {
-    this(timeout, interruptOnCancel, requiresApproval, null, false);
+    this(timeout, interruptOnCancel, requiresApproval, null, false, false);
   }
 
   /** Returns the defaults: the server's timeout, interrupts on, no approval. */
@@ -47,17 +65,19 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
   /** Returns a copy with another timeout. */
   public ToolOptions withTimeout(Duration value) {
     return new ToolOptions(Objects.requireNonNull(value, "timeout"), interruptOnCancel,
-        requiresApproval, taskSupport, taskOnDemand);
+        requiresApproval, taskSupport, taskOnDemand, nonBlocking);
   }
 
   /** Returns a copy whose cancellation trips the token but never interrupts the thread. */
   public ToolOptions withoutInterrupt() {
-    return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand);
+    return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand,
+        nonBlocking);
   }
 
   /** Returns a copy that asks the user to approve every call. */
   public ToolOptions withApproval() {
-    return new ToolOptions(timeout, interruptOnCancel, true, taskSupport, taskOnDemand);
+    return new ToolOptions(timeout, interruptOnCancel, true, taskSupport, taskOnDemand,
+        nonBlocking);
   }
 
   /**
@@ -69,7 +89,7 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    */
   public ToolOptions withTaskSupport(TaskSupport value) {
     return new ToolOptions(timeout, interruptOnCancel, requiresApproval,
-        Objects.requireNonNull(value, "taskSupport"), taskOnDemand);
+        Objects.requireNonNull(value, "taskSupport"), taskOnDemand, nonBlocking);
   }
 
   /**
@@ -79,6 +99,26 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    * {@code input_required} rounds before any task exists).
    */
   public ToolOptions withTaskOnDemand() {
-    return new ToolOptions(timeout, interruptOnCancel, requiresApproval, taskSupport, true);
+    return new ToolOptions(timeout, interruptOnCancel, requiresApproval, taskSupport, true,
+        nonBlocking);
+  }
+
+  /**
+   * Returns a copy for a handler that never blocks: it computes its answer from its arguments
+   * and memory, without I/O, sleeps, locks held by slow code, or questions to the client. Such a
+   * call runs on the thread that received the request (over HTTP, a container thread) instead
+   * of being handed to a handler thread; on a short call that hand-off is most of the cost
+   * (measured in docs/performance.md). Everything else is as for any tool: progress and logs
+   * still stream, the timeout still answers for it, and cancellation trips its token, which the
+   * handler may poll, but never interrupts the thread, which is not the handler's to interrupt.
+   *
+   * <p>A handler that does block while marked non-blocking holds a container thread for as
+   * long, and enough of them stall the server: leave the default for anything that waits. In a
+   * legacy session, elicitation, sampling, roots and approval wait for the client, so they
+   * fail in a non-blocking tool; in the stateless era they are answered as
+   * {@code input_required} without waiting, and work. Not combinable with approval or tasks.
+   */
+  public ToolOptions withNonBlocking() {
+    return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand, true);
   }
 }

@@ -210,19 +210,27 @@ public final class HttpTransport implements AutoCloseable {
     PostExchange exchange = new PostExchange(context, async, streams,
         Gates.accepts(req, "text/event-stream"), resumable, session == null
             && ModernGate.isModern(req, request));
+    Runnable work = () -> {
+      Optional<JsonRpcMessage> response = Optional.empty();
+      try (Admission held = admission.get()) {
+        response = engine.handle(session, principal, request, exchange);
+      } catch (RuntimeException | Error e) {
+        LOG.error("request {} failed", request.method(), e);
+        response = Optional.of(new JsonRpcErrorResponse(request.id(),
+            dev.keel.mcp.core.McpException.internalError().toError()));
+      } finally {
+        exchange.finish(response);
+      }
+    };
+    if (engine.runsInline(request)) {
+      // A tool registered as non-blocking: no hand-off (SPEC 2 departure, opt-in per tool; see
+      // ToolOptions.withNonBlocking). The exchange completes before service() returns, so
+      // Jetty finishes the response on this thread instead of dispatching the completion.
+      work.run();
+      return;
+    }
     try {
-      executor.execute(() -> {
-        Optional<JsonRpcMessage> response = Optional.empty();
-        try (Admission held = admission.get()) {
-          response = engine.handle(session, principal, request, exchange);
-        } catch (RuntimeException | Error e) {
-          LOG.error("request {} failed", request.method(), e);
-          response = Optional.of(new JsonRpcErrorResponse(request.id(),
-              dev.keel.mcp.core.McpException.internalError().toError()));
-        } finally {
-          exchange.finish(response);
-        }
-      });
+      executor.execute(work);
     } catch (RejectedExecutionException e) {
       admission.get().close();
       exchange.abort();

@@ -55,6 +55,14 @@ public interface ServerEngine {
   Optional<Admission> admit();
 
   /**
+   * Returns true when {@code request} calls a tool registered as non-blocking
+   * ({@code ToolOptions.withNonBlocking()}): a transport may then run {@link #handle} on the
+   * thread that received it, a thread that must not wait, instead of starting a handler thread.
+   * Cancellation never interrupts the thread of such a call.
+   */
+  boolean runsInline(JsonRpcRequest request);
+
+  /**
    * Handles one message that is not {@code initialize}.
    *
    * @param session the legacy session it belongs to, or null when sessionless

@@ -182,7 +182,10 @@ public final class Dispatcher {
     RealServerSession session = view.session();
     Optional<ToolEntry> tool = toolOf(request);
     ToolOptions options = tool.map(ToolEntry::options).orElse(ToolOptions.defaults());
-    CancellationSource source = new CancellationSource(options.interruptOnCancel());
+    // A non-blocking tool runs on the transport's own thread (a container thread): that thread
+    // is never bound, so no cancel can interrupt it.
+    boolean bind = !options.nonBlocking();
+    CancellationSource source = new CancellationSource(options.interruptOnCancel() && bind);
     source.onCancel(core.counters()::cancelled);
     // Registered before the handler starts, so an immediate cancel is never lost. The scope is
     // the legacy session, or the connection a stateless request came on (stdio).
@@ -191,6 +194,7 @@ public final class Dispatcher {
         : core.cancellations().register(scope, request.id(), source);
     RealRequestContext ctx =
         new RealRequestContext(core, view, principal, request, stream, source);
+    ctx.nonBlocking(options.nonBlocking());
     stream.requestStarted(source::cancel);
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
     ScheduledFuture<?> timer = USER_CODE.contains(request.method())
@@ -199,7 +203,9 @@ public final class Dispatcher {
     if (session != null) {
       session.requestStarted();
     }
-    source.bindThread();
+    if (bind) {
+      source.bindThread();
+    }
     try {
       ObjectNode params = request.params() == null
           ? JsonNodeFactory.instance.objectNode() : request.params();
@@ -225,7 +231,9 @@ public final class Dispatcher {
       return finished(ctx, request, timeout,
           () -> error(request.id(), McpException.internalError()));
     } finally {
-      source.unbindThread();
+      if (bind) {
+        source.unbindThread();
+      }
       ctx.complete();
       if (timer != null) {
         timer.cancel(false);
@@ -281,6 +289,11 @@ public final class Dispatcher {
     }
     return error(request.id(), new McpException(ErrorCodes.SERVER_ERROR,
         "Request " + message));
+  }
+
+  /** Returns true when the request calls a tool registered as non-blocking. */
+  public boolean runsInline(JsonRpcRequest request) {
+    return toolOf(request).map(entry -> entry.options().nonBlocking()).orElse(false);
   }
 
   private Optional<ToolEntry> toolOf(JsonRpcRequest request) {

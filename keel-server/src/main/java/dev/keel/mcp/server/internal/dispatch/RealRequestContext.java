@@ -55,6 +55,7 @@ public final class RealRequestContext implements RequestContext {
   private volatile boolean done;
   private volatile boolean timedOut;
   private volatile boolean taskOnDemand;
+  private volatile boolean nonBlocking;
 
   RealRequestContext(ServerCore core, RequestView view, Principal principal,
       JsonRpcRequest request, MessageStream stream, CancellationSource source) {
@@ -120,6 +121,11 @@ public final class RealRequestContext implements RequestContext {
   /** Returns the task this handler runs in, or null. */
   TaskRun task() {
     return task;
+  }
+
+  /** Marks the call as a non-blocking tool's: it must never wait for the client. */
+  void nonBlocking(boolean value) {
+    this.nonBlocking = value;
   }
 
   /** Lets {@link #continueAsTask} turn this call into a task (a tool with tasks on demand). */
@@ -249,6 +255,13 @@ public final class RealRequestContext implements RequestContext {
 
   @Override
   public InputRequests inputs() {
+    if (nonBlocking && !view.modern()) {
+      // In a legacy session a question blocks until the client answers, on a thread that must
+      // not wait; the stateless era answers input_required instead, which never waits.
+      throw new IllegalStateException("tool " + request.params().path("name").asString()
+          + " is non-blocking: in a legacy session it cannot ask the client (elicitation, "
+          + "sampling, roots, approval), since that waits for the answer");
+    }
     return new RealInputRequests(this);
   }
 

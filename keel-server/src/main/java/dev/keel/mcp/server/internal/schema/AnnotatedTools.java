@@ -130,6 +130,9 @@ public final class AnnotatedTools {
     if (annotation.requiresApproval()) {
       options = options.withApproval();
     }
+    if (annotation.nonBlocking()) {
+      options = options.withNonBlocking();
+    }
     return new Made(tool.build(), options, handler(instance, method, args, json, wrap));
   }
 
