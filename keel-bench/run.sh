@@ -15,7 +15,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BENCH="$ROOT/keel-bench"
 
-REPS=3 WARMUP=60 RUN_WARMUP=5 DURATION=15 MODE=full BUILD=1
+REPS=3 WARMUP=90 RUN_WARMUP=5 DURATION=15 MODE=full BUILD=1
 IDLE_SESSIONS=10000 CANCELS=1000 NOTE="" OUT="$ROOT/docs/benchmarks.md"
 # The JVM for servers and driver alike. Keel runs its handlers on virtual threads from JDK 21 on,
 # as production would, so the newest JDK 21+ found wins unless --java or KEEL_BENCH_JAVA says.

@@ -35,6 +35,13 @@ class NonBlockingToolOverHttpTest {
   static final Map<String, Boolean> interruptedWhenCancelled = new ConcurrentHashMap<>();
   static final CountDownLatch spinning = new CountDownLatch(1);
 
+  /** Holds the wrongly marked tool's calls until the test lets them go. */
+  static final CountDownLatch release = new CountDownLatch(1);
+  static final java.util.concurrent.atomic.AtomicInteger heldOnContainer =
+      new java.util.concurrent.atomic.AtomicInteger();
+  static final java.util.concurrent.atomic.AtomicInteger heldElsewhere =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   static McpServer server;
   static McpHttpServer http;
   static Peer peer;
@@ -69,6 +76,14 @@ class NonBlockingToolOverHttpTest {
               }
               interruptedWhenCancelled.put("spin", Thread.currentThread().isInterrupted());
               return CallToolResult.text(ctx.cancellation().isCancelled() ? "cancelled" : "ran");
+            })
+        .tool(Tool.builder("mislabelled").build(), ToolOptions.defaults().withNonBlocking(),
+            (ctx, args) -> {
+              // Marked non-blocking, yet it waits: the mistake the inline bound contains.
+              boolean container = Thread.currentThread().getName().startsWith("keel-jetty");
+              (container ? heldOnContainer : heldElsewhere).incrementAndGet();
+              release.await(20, TimeUnit.SECONDS);
+              return CallToolResult.text("released");
             })
         .tool(Tool.builder("asks").build(), ToolOptions.defaults().withNonBlocking(),
             (ctx, args) -> {
@@ -153,6 +168,33 @@ class NonBlockingToolOverHttpTest {
     for (int i = 0; i < 20; i++) {
       RawHttp.Response r = peer.post(null, session, Peer.call(100 + i, "quick", keyed("after")));
       assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("quick after");
+    }
+  }
+
+  @Test
+  void aToolWronglyMarkedNonBlockingHoldsAtMostTheInlineLimitOfContainerThreads()
+      throws Exception {
+    int limit = dev.keel.mcp.http.internal.HttpTransport.inlineLimit();
+    int calls = limit + 3;
+    String session = peer.initialize(null);
+    java.util.List<SseClient> streams = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < calls; i++) {
+        streams.add(peer.postStream(null, session, Peer.call(300 + i, "mislabelled", "{}")));
+      }
+      Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> heldOnContainer.get() + heldElsewhere.get() == calls);
+      assertThat(heldOnContainer.get()).isEqualTo(limit);
+      assertThat(heldElsewhere.get()).isEqualTo(3);
+      // With the inline slots taken and the tool stuck, the server still answers.
+      RawHttp.Response other = peer.post(null, session, Peer.call(399, "ordinary",
+          keyed("while-held")));
+      assertThat(Peer.text(Peer.json(other.body()))).isEqualTo("ordinary");
+    } finally {
+      release.countDown();
+      for (SseClient stream : streams) {
+        stream.close();
+      }
     }
   }
 

@@ -68,6 +68,18 @@ public final class HttpTransport implements AutoCloseable {
   private final TransportContext context;
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
+  /**
+   * Non-blocking calls running on container threads; past the limit they are handed off like any
+   * other call. A tool wrongly marked non-blocking then holds a few container threads, never the
+   * whole pool, and more inline calls than the cores can run would gain nothing.
+   */
+  private final java.util.concurrent.Semaphore inlineSlots =
+      new java.util.concurrent.Semaphore(inlineLimit());
+
+  /** Returns how many non-blocking calls run on container threads at once, at most. */
+  public static int inlineLimit() {
+    return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+  }
   private final java.util.concurrent.atomic.AtomicInteger openListening =
       new java.util.concurrent.atomic.AtomicInteger();
 
@@ -222,11 +234,15 @@ public final class HttpTransport implements AutoCloseable {
         exchange.finish(response);
       }
     };
-    if (engine.runsInline(request)) {
+    if (engine.runsInline(request) && inlineSlots.tryAcquire()) {
       // A tool registered as non-blocking: no hand-off (SPEC 2 departure, opt-in per tool; see
       // ToolOptions.withNonBlocking). The exchange completes before service() returns, so
       // Jetty finishes the response on this thread instead of dispatching the completion.
-      work.run();
+      try {
+        work.run();
+      } finally {
+        inlineSlots.release();
+      }
       return;
     }
     try {
