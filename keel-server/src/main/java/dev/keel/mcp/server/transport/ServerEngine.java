@@ -58,9 +58,12 @@ public interface ServerEngine {
    * Returns true when {@code request} calls a tool registered as non-blocking
    * ({@code ToolOptions.withNonBlocking()}): a transport may then run {@link #handle} on the
    * thread that received it, a thread that must not wait, instead of starting a handler thread.
-   * Cancellation never interrupts the thread of such a call.
+   * Cancellation never interrupts the thread of such a call. An engine that makes no such
+   * promise keeps the default, false.
    */
-  boolean runsInline(JsonRpcRequest request);
+  default boolean runsInline(JsonRpcRequest request) {
+    return false;
+  }
 
   /**
    * Handles one message that is not {@code initialize}.
