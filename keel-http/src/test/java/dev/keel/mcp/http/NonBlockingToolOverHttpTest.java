@@ -77,6 +77,15 @@ class NonBlockingToolOverHttpTest {
               interruptedWhenCancelled.put("spin", Thread.currentThread().isInterrupted());
               return CallToolResult.text(ctx.cancellation().isCancelled() ? "cancelled" : "ran");
             })
+        .tool(Tool.builder("overrun").build(), ToolOptions.defaults()
+                .withTimeout(Duration.ofMillis(50)).withNonBlocking(),
+            (ctx, args) -> {
+              long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150);
+              while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+              }
+              return CallToolResult.text("late");
+            })
         .tool(Tool.builder("mislabelled").build(), ToolOptions.defaults().withNonBlocking(),
             (ctx, args) -> {
               // Marked non-blocking, yet it waits: the mistake the inline bound contains.
@@ -196,6 +205,16 @@ class NonBlockingToolOverHttpTest {
         stream.close();
       }
     }
+  }
+
+  @Test
+  void aNonBlockingCallPastItsTimeoutIsAnsweredAsTimedOut() throws IOException {
+    String session = peer.initialize(null);
+    RawHttp.Response r = peer.post(null, session, Peer.call(9, "overrun", "{}"));
+    JsonNode result = Peer.json(r.body()).get("result");
+    // Checked when it returns (nothing may interrupt its thread), answered all the same.
+    assertThat(result.get("isError").asBoolean()).as(r.body()).isTrue();
+    assertThat(Peer.text(Peer.json(r.body()))).contains("timed out after 50 ms");
   }
 
   @Test

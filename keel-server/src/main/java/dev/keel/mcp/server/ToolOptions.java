@@ -109,8 +109,10 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    * call runs on the thread that received the request (over HTTP, a container thread) instead
    * of being handed to a handler thread; on a short call that hand-off is most of the cost
    * (measured in docs/performance.md). Everything else is as for any tool: progress and logs
-   * still stream, the timeout still answers for it, and cancellation trips its token, which the
-   * handler may poll, but never interrupts the thread, which is not the handler's to interrupt.
+   * still stream, and cancellation trips its token, which the handler may poll, but never
+   * interrupts the thread, which is not the handler's to interrupt. The timeout is checked when
+   * the handler returns rather than by a timer: a call that ran past it is answered with the
+   * timeout's tool error all the same, but its token does not trip while it runs.
    *
    * <p>A handler that does block while marked non-blocking holds a container thread for as
    * long, and enough of them stall the server: leave the default for anything that waits. In a

@@ -28,6 +28,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -217,39 +219,48 @@ public final class HttpTransport implements AutoCloseable {
       errors.write(resp, 503, request.id(), ErrorCodes.SERVER_ERROR, "Server busy", null);
       return;
     }
-    AsyncContext async = req.startAsync();
-    async.setTimeout(0);
-    PostExchange exchange = new PostExchange(context, async, streams,
-        Gates.accepts(req, "text/event-stream"), resumable, session == null
-            && ModernGate.isModern(req, request));
-    Runnable work = () -> {
-      Optional<JsonRpcMessage> response = Optional.empty();
-      try (Admission held = admission.get()) {
-        response = engine.handle(session, principal, request, exchange);
-      } catch (RuntimeException | Error e) {
-        LOG.error("request {} failed", request.method(), e);
-        response = Optional.of(new JsonRpcErrorResponse(request.id(),
-            dev.keel.mcp.core.McpException.internalError().toError()));
-      } finally {
-        exchange.finish(response);
-      }
+    boolean sseAccepted = Gates.accepts(req, "text/event-stream");
+    boolean modern = session == null && ModernGate.isModern(req, request);
+    Supplier<PostExchange> exchangeOf = () -> {
+      AsyncContext async = req.startAsync();
+      async.setTimeout(0);
+      return new PostExchange(context, async, streams, sseAccepted, resumable, modern);
     };
     if (engine.runsInline(request) && inlineSlots.tryAcquire()) {
       // A tool registered as non-blocking: no hand-off (SPEC 2 departure, opt-in per tool; see
-      // ToolOptions.withNonBlocking). The exchange completes before service() returns, so
-      // Jetty finishes the response on this thread instead of dispatching the completion.
+      // ToolOptions.withNonBlocking). Unless it streams, not even async mode: the answer is
+      // written before service() returns.
       try {
-        work.run();
+        InlineExchange exchange = new InlineExchange(resp, engine.codec(), sseAccepted, modern,
+            exchangeOf);
+        run(session, principal, request, admission.get(), exchange, exchange::finish);
       } finally {
         inlineSlots.release();
       }
       return;
     }
+    PostExchange exchange = exchangeOf.get();
     try {
-      executor.execute(work);
+      executor.execute(() -> run(session, principal, request, admission.get(), exchange,
+          exchange::finish));
     } catch (RejectedExecutionException e) {
       admission.get().close();
       exchange.abort();
+    }
+  }
+
+  /** Runs a request through the engine and hands its answer (if any) to {@code finish}. */
+  private void run(ServerSession session, Principal principal, JsonRpcRequest request,
+      Admission admission, MessageStream stream, Consumer<Optional<JsonRpcMessage>> finish) {
+    Optional<JsonRpcMessage> response = Optional.empty();
+    try (Admission held = admission) {
+      response = engine.handle(session, principal, request, stream);
+    } catch (RuntimeException | Error e) {
+      LOG.error("request {} failed", request.method(), e);
+      response = Optional.of(new JsonRpcErrorResponse(request.id(),
+          dev.keel.mcp.core.McpException.internalError().toError()));
+    } finally {
+      finish.accept(response);
     }
   }
 

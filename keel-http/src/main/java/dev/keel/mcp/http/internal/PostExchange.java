@@ -160,7 +160,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
   /** Sends the response (or, for a cancelled request, nothing) and ends the exchange. */
   void finish(Optional<JsonRpcMessage> response) {
     byte[] bytes = response.map(r -> context.codec().encode(r)).orElse(null);
-    int status = response.map(this::statusOf).orElse(200);
+    int status = response.map(r -> statusOf(modern, r)).orElse(200);
     lock.lock();
     try {
       if (finished || (held && response.isEmpty())) {
@@ -189,7 +189,7 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
    * The HTTP status of a stateless error answered as plain JSON: an unknown method is 404, a
    * missing capability or version problem 400 (spec 2026-07-28); everything else is 200.
    */
-  private int statusOf(JsonRpcMessage response) {
+  static int statusOf(boolean modern, JsonRpcMessage response) {
     if (!modern || !(response instanceof JsonRpcErrorResponse e)) {
       return 200;
     }
@@ -202,7 +202,16 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
   }
 
   private void finishPlain(byte[] bytes, int status) {
-    HttpServletResponse resp = (HttpServletResponse) async.getResponse();
+    writePlain((HttpServletResponse) async.getResponse(), bytes, status, sseAccepted);
+    dropConnection();
+  }
+
+  /**
+   * Writes an answer that nothing preceded: the response as plain JSON, or for a request that
+   * gets none (it was cancelled) an empty stream or 204.
+   */
+  static void writePlain(HttpServletResponse resp, byte[] bytes, int status,
+      boolean sseAccepted) {
     try {
       if (bytes != null) {
         resp.setStatus(status);
@@ -217,7 +226,6 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     } catch (IOException e) {
       LOG.debug("client left before its response", e);
     }
-    dropConnection();
   }
 
   /** Ends the exchange without a response (the session ended). */

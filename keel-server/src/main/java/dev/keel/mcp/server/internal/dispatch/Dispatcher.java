@@ -197,8 +197,14 @@ public final class Dispatcher {
     ctx.nonBlocking(options.nonBlocking());
     stream.requestStarted(source::cancel);
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
-    ScheduledFuture<?> timer = USER_CODE.contains(request.method())
-        ? core.timer().schedule(ctx::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS) : null;
+    ScheduledFuture<?> timer = null;
+    if (USER_CODE.contains(request.method())) {
+      if (options.nonBlocking()) {
+        ctx.deadline(System.nanoTime() + timeout.toNanos());
+      } else {
+        timer = core.timer().schedule(ctx::timeOut, timeout.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
     core.counters().requestStarted();
     if (session != null) {
       session.requestStarted();
