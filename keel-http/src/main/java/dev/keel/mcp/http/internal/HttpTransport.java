@@ -72,15 +72,17 @@ public final class HttpTransport implements AutoCloseable {
   private final Gates gates;
   /**
    * Non-blocking calls running on container threads; past the limit they are handed off like any
-   * other call. A tool wrongly marked non-blocking then holds a few container threads, never the
-   * whole pool, and more inline calls than the cores can run would gain nothing.
+   * other call, so a tool wrongly marked non-blocking holds some container threads, never the
+   * whole pool (Jetty's default is 200). Not lower: under load many container threads are inside
+   * {@code service()} at once even on one core (each wakes the next), and with a bound of 4 most
+   * calls at 64 connections were handed off after all.
    */
   private final java.util.concurrent.Semaphore inlineSlots =
       new java.util.concurrent.Semaphore(inlineLimit());
 
   /** Returns how many non-blocking calls run on container threads at once, at most. */
   public static int inlineLimit() {
-    return Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    return Math.max(64, 16 * Runtime.getRuntime().availableProcessors());
   }
   private final java.util.concurrent.atomic.AtomicInteger openListening =
       new java.util.concurrent.atomic.AtomicInteger();
