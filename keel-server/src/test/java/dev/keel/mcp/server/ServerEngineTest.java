@@ -289,6 +289,25 @@ class ServerEngineTest {
   }
 
   @Test
+  void malformedToolsCallParamsAreInvalidParamsNamingTheField() {
+    assertThat(error("tools/call", "{\"name\":5}").message()).isEqualTo("Invalid params: name");
+    assertThat(error("tools/call", "{\"name\":null}").message())
+        .isEqualTo("Invalid params: name");
+    assertThat(error("tools/call", "{\"name\":\"echo\",\"arguments\":[\"hello\"]}").message())
+        .isEqualTo("Invalid params: arguments");
+    assertThat(error("tools/call", "{\"name\":\"echo\",\"arguments\":\"hello\"}").code())
+        .isEqualTo(ErrorCodes.INVALID_PARAMS);
+    assertThat(error("tools/call", "{\"name\":\"echo\",\"arguments\":{\"text\":\"x\"},"
+        + "\"_meta\":7}").message()).isEqualTo("Invalid params: _meta");
+    assertThat(error("tools/call", "{\"name\":\"echo\",\"arguments\":{\"text\":\"x\"},"
+        + "\"task\":true}").message()).isEqualTo("Invalid params: task");
+    // An explicit null is the same as no arguments at all: the schema then reports the gap.
+    JsonNode nullArguments = result("tools/call", "{\"name\":\"echo\",\"arguments\":null}");
+    assertThat(nullArguments.at("/content/0/text").stringValue())
+        .startsWith("Invalid arguments for tool echo: ");
+  }
+
+  @Test
   void invalidArgumentsAreAToolErrorResultNotAProtocolError() {
     JsonNode missing = result("tools/call", "{\"name\":\"echo\",\"arguments\":{}}");
     JsonNode wrongType = result("tools/call", "{\"name\":\"echo\",\"arguments\":{\"text\":5}}");

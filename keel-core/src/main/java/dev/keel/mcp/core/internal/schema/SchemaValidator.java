@@ -66,6 +66,9 @@ public final class SchemaValidator {
   /** Returns peer-safe descriptions of what is wrong with {@code value}; empty when valid. */
   public List<String> validate(JsonNode value) {
     List<Error> errors = schema.validate(value);
+    if (errors.isEmpty()) {
+      return List.of(); // the usual case, on every call: no stream pipeline built for nothing
+    }
     return errors.stream().limit(MAX_REPORTED).map(e -> Text.safe(e.getMessage())).toList();
   }
 }

@@ -37,7 +37,7 @@ final class ToolMethods {
 
   static JsonNode call(RealRequestContext ctx, ObjectNode params) throws Exception {
     ServerCore core = ctx.core();
-    CallToolRequest call = core.json().fromTree(params, CallToolRequest.class);
+    CallToolRequest call = callOf(params);
     ToolEntry entry = core.registry().tool(call.name())
         .orElseThrow(() -> McpException.invalidParams("Unknown tool: " + Text.safe(call.name())));
     ObjectNode arguments = call.arguments() == null
@@ -54,6 +54,30 @@ final class ToolMethods {
       return TaskMethods.start(ctx, entry, params, arguments, signal.work());
     }
     return core.json().toTree(result);
+  }
+
+  /**
+   * Reads {@code tools/call} params by hand. Data binding copied the whole arguments tree token
+   * by token, and on a small tool that copy cost more than the tool itself.
+   */
+  static CallToolRequest callOf(ObjectNode params) {
+    JsonNode name = params == null ? null : params.get("name");
+    if (name == null || !name.isString()) {
+      throw McpException.invalidParams("Invalid params: name");
+    }
+    return new CallToolRequest(name.asString(), objectOrNull(params, "arguments"),
+        objectOrNull(params, "task"), objectOrNull(params, "_meta"));
+  }
+
+  private static ObjectNode objectOrNull(ObjectNode params, String field) {
+    JsonNode value = params.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (value instanceof ObjectNode object) {
+      return object;
+    }
+    throw McpException.invalidParams("Invalid params: " + field);
   }
 
   /** Runs a tool: arguments checked, approval asked, handler called, output checked. */
