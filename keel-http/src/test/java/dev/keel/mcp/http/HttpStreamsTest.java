@@ -7,6 +7,7 @@ import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.ToolOptions;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ class HttpStreamsTest {
   static volatile CountDownLatch blockStarted = new CountDownLatch(1);
   static volatile CountDownLatch blockInterrupted = new CountDownLatch(1);
   static final AtomicBoolean blockFinished = new AtomicBoolean();
+  static volatile String pollInlineThread;
 
   @BeforeAll
   static void start() {
@@ -46,6 +48,14 @@ class HttpStreamsTest {
           ctx.log(LoggingLevel.INFO, "after the close");
           return CallToolResult.text("polled");
         })
+        .tool(Tool.builder("pollInline").build(), ToolOptions.defaults().withNonBlocking(),
+            (ctx, args) -> {
+              // Runs on the container thread: the close turns its inline answer into a stream.
+              pollInlineThread = Thread.currentThread().getName();
+              ctx.closeStreamForPolling();
+              ctx.log(LoggingLevel.INFO, "inline after the close");
+              return CallToolResult.text("polled inline");
+            })
         .tool(Tool.builder("block").build(), (ctx, args) -> {
           blockStarted.countDown();
           try {
@@ -214,6 +224,31 @@ class HttpStreamsTest {
       assertThat(response.get("result").get("content").get(0).get("text").asString())
           .isEqualTo("polled");
     }
+  }
+
+  @Test
+  void nonBlockingToolThatClosesItsStreamForPollingIsResumedLikeAnyOther() throws IOException {
+    String session = initialize();
+    String primingId;
+    try (SseClient sse = SseClient.open(port, "POST", headers(session), call(21, "pollInline"))) {
+      List<SseClient.Event> beforeClose = sse.drain(5000);
+      assertThat(sse.ended()).as("the server closed the stream for polling").isTrue();
+      assertThat(beforeClose).hasSize(1);
+      assertThat(beforeClose.get(0).data()).isEmpty();
+      primingId = beforeClose.get(0).id();
+    }
+    try (SseClient resumed = listen(session, primingId)) {
+      List<SseClient.Event> events = resumed.drain(5000);
+      assertThat(events).hasSize(2);
+      assertThat(json(events.get(0)).get("params").get("data").asString())
+          .isEqualTo("inline after the close");
+      JsonNode response = json(events.get(1));
+      assertThat(response.get("id").asInt()).isEqualTo(21);
+      assertThat(response.get("result").get("content").get(0).get("text").asString())
+          .isEqualTo("polled inline");
+    }
+    // McpHttpServer names its container threads keel-jetty-N: the call really ran inline.
+    assertThat(pollInlineThread).startsWith("keel-jetty");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.keel.mcp.http.internal;
 
 import dev.keel.mcp.core.ErrorCodes;
+import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.jsonrpc.InvalidMessageException;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -77,8 +79,7 @@ public final class HttpTransport implements AutoCloseable {
    * {@code service()} at once even on one core (each wakes the next), and with a bound of 4 most
    * calls at 64 connections were handed off after all.
    */
-  private final java.util.concurrent.Semaphore inlineSlots =
-      new java.util.concurrent.Semaphore(inlineLimit());
+  private final Semaphore inlineSlots = new Semaphore(inlineLimit());
 
   /** Returns how many non-blocking calls run on container threads at once, at most. */
   public static int inlineLimit() {
@@ -260,7 +261,7 @@ public final class HttpTransport implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       LOG.error("request {} failed", request.method(), e);
       response = Optional.of(new JsonRpcErrorResponse(request.id(),
-          dev.keel.mcp.core.McpException.internalError().toError()));
+          McpException.internalError().toError()));
     } finally {
       finish.accept(response);
     }
