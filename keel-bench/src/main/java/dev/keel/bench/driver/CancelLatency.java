@@ -8,9 +8,12 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Cancels blocked tool calls and lets the server say how long each cancellation took from the
@@ -24,6 +27,8 @@ final class CancelLatency {
 
   static final String BLOCK = "bench_block";
   static final String STATS = "bench_cancel_stats";
+  /** How long a lane or the driver waits for the others between warm-up and measurement. */
+  private static final long BARRIER_MINUTES = 10;
 
   private final InetSocketAddress address;
   private final Wire wire;
@@ -34,15 +39,38 @@ final class CancelLatency {
     this.wire = wire;
   }
 
-  /** Runs {@code total} cancellations over {@code lanes} lanes; returns the failures seen. */
-  int run(int total, int lanes) throws Exception {
+  /**
+   * Runs {@code warmup} cancellations, makes the server forget their latencies, waits
+   * {@code settleMillis} (an idle server's JIT drains its compile queue), then runs {@code total}
+   * measured ones on the same connections and sessions. A fresh driver's first
+   * connections and handshakes send the server's JIT back to recompiling its HTTP path for a few
+   * seconds; warming on the lanes that are then measured keeps that out of the measurement.
+   *
+   * @return the failures seen in the measured part
+   */
+  int run(int warmup, long settleMillis, int total, int lanes) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(lanes);
+    // Lanes meet here after their warm-up, once more after the server's stats were reset.
+    CyclicBarrier warmed = new CyclicBarrier(lanes + 1);
+    CyclicBarrier measuring = new CyclicBarrier(lanes + 1);
     try {
       List<Future<Integer>> results = new ArrayList<>();
       for (int lane = 0; lane < lanes; lane++) {
         int laneId = lane;
+        int warm = warmup / lanes + (lane < warmup % lanes ? 1 : 0);
         int share = total / lanes + (lane < total % lanes ? 1 : 0);
-        results.add(pool.submit(() -> lane(laneId, share)));
+        results.add(pool.submit(() -> lane(laneId, warm, share, warmed, measuring)));
+      }
+      try {
+        warmed.await(BARRIER_MINUTES, TimeUnit.MINUTES);
+        serverStats();
+        Thread.sleep(settleMillis);
+        measuring.await(BARRIER_MINUTES, TimeUnit.MINUTES);
+      } catch (BrokenBarrierException e) {
+        for (Future<Integer> f : results) {
+          f.get(); // the lane that broke the barrier tells why
+        }
+        throw e;
       }
       int failures = 0;
       for (Future<Integer> f : results) {
@@ -74,30 +102,47 @@ final class CancelLatency {
     }
   }
 
-  private int lane(int lane, int count) throws Exception {
-    int failures = 0;
+  private int lane(int lane, int warm, int count, CyclicBarrier warmed,
+      CyclicBarrier measuring) throws Exception {
     try (Blocking calls = new Blocking(address); Blocking cancels = new Blocking(address)) {
-      String session = calls.exchange(wire.initialize(1)).sessionId();
-      calls.exchange(wire.initialized(session));
-      for (int i = 0; i < count; i++) {
-        long id = 100 + i;
-        String key = lane + "-" + i;
-        calls.send(wire.callWithProgress(session, id, BLOCK, "{\"key\":\"" + key + "\"}", key));
-        if (!calls.receiveUntil("notifications/progress")) {
-          failures++;
-          firstFailure = "the call ended before its handler reported progress: "
-              + calls.parser.bodyText();
-          continue;
-        }
-        ResponseParser cancelled = cancels.exchange(wire.cancelled(session, id, key));
-        ResponseParser ended = calls.finish();
-        if (cancelled.status() != 202 || ended.bodyText().contains("\"id\":" + id + ",")) {
-          failures++;
-          firstFailure = "cancel HTTP " + cancelled.status() + ", call HTTP " + ended.status()
-              + " " + ended.bodyText();
-        }
+      String session;
+      try {
+        session = calls.exchange(wire.initialize(1)).sessionId();
+        calls.exchange(wire.initialized(session));
+        cancelSome(calls, cancels, session, lane, 0, warm);
+      } catch (Exception | Error e) {
+        warmed.reset(); // the others, and the driver, stop waiting for this lane
+        throw e;
       }
+      warmed.await(BARRIER_MINUTES, TimeUnit.MINUTES);
+      measuring.await(BARRIER_MINUTES, TimeUnit.MINUTES);
+      int failures = cancelSome(calls, cancels, session, lane, warm, count);
       calls.exchange(wire.delete(session));
+      return failures;
+    }
+  }
+
+  /** Cancels {@code count} calls, ids from {@code first} on; returns the failures seen. */
+  private int cancelSome(Blocking calls, Blocking cancels, String session, int lane, int first,
+      int count) throws IOException {
+    int failures = 0;
+    for (int i = first; i < first + count; i++) {
+      long id = 100 + i;
+      String key = lane + "-" + i;
+      calls.send(wire.callWithProgress(session, id, BLOCK, "{\"key\":\"" + key + "\"}", key));
+      if (!calls.receiveUntil("notifications/progress")) {
+        failures++;
+        firstFailure = "the call ended before its handler reported progress: "
+            + calls.parser.bodyText();
+        continue;
+      }
+      ResponseParser cancelled = cancels.exchange(wire.cancelled(session, id, key));
+      ResponseParser ended = calls.finish();
+      if (cancelled.status() != 202 || ended.bodyText().contains("\"id\":" + id + ",")) {
+        failures++;
+        firstFailure = "cancel HTTP " + cancelled.status() + ", call HTTP " + ended.status()
+            + " " + ended.bodyText();
+      }
     }
     return failures;
   }

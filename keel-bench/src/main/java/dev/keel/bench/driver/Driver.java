@@ -20,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * Driver --url http://127.0.0.1:PORT/mcp --scenario echo|sleep|sessions|idle|cancel
  *        [--style session|legacy-stateless|modern] [--conns 64] [--warmup 5] [--duration 10]
- *        [--ms 50] [--sessions 10000] [--cancels 1000] [--pid PID]
+ *        [--ms 50] [--sessions 10000] [--cancels 1000] [--warmup-cancels 0]
+ *        [--settle SECONDS] [--pid PID]
  *        [--server NAME] [--label NAME] [--rep N] [--out results.jsonl]
  * </pre>
  *
@@ -29,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code sessions} runs whole session lifetimes (initialize, initialized, one echo call,
  * DELETE); {@code idle} opens {@code --sessions} sessions each with a GET listening stream,
  * reports the server's memory per session, then checks that calls are still served;
- * {@code cancel} measures cancellation latency against the probed Keel server.
+ * {@code cancel} measures cancellation latency against the probed Keel server, after
+ * {@code --warmup-cancels} unmeasured ones on the same connections and a pause of
+ * {@code --settle} seconds.
  */
 public final class Driver {
 
@@ -128,7 +131,8 @@ public final class Driver {
     CancelLatency latency = new CancelLatency(address, wire);
     latency.serverStats(); // forget anything from an earlier run
     int cancels = intOption("cancels", 1000);
-    int failures = latency.run(cancels, intOption("conns", 4));
+    int failures = latency.run(intOption("warmup-cancels", 0),
+        1000L * intOption("settle", 0), cancels, intOption("conns", 4));
     Map<?, ?> server = JsonMapper.builder().build().readValue(latency.serverStats(), Map.class);
     result.put("cancels", cancels);
     result.put("measured", server.get("count"));
