@@ -40,7 +40,8 @@ final class CancelLatency {
   }
 
   /**
-   * Runs {@code warmup} cancellations, makes the server forget their latencies, waits
+   * Runs {@code warmup} cancellations, makes the server forget their latencies (and any of an
+   * earlier run), waits
    * {@code settleMillis} (an idle server's JIT drains its compile queue), then runs {@code total}
    * measured ones on the same connections and sessions. A fresh driver's first
    * connections and handshakes send the server's JIT back to recompiling its HTTP path for a few

@@ -129,7 +129,6 @@ public final class Driver {
 
   private void cancel(Map<String, Object> result) throws Exception {
     CancelLatency latency = new CancelLatency(address, wire);
-    latency.serverStats(); // forget anything from an earlier run
     int cancels = intOption("cancels", 1000);
     int failures = latency.run(intOption("warmup-cancels", 0),
         1000L * intOption("settle", 0), cancels, intOption("conns", 4));

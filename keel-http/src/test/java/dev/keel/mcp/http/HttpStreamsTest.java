@@ -201,54 +201,47 @@ class HttpStreamsTest {
   void streamClosedForPollingIsResumedWithLastEventIdReplayingOnlyThatStream()
       throws IOException {
     String session = initialize();
-    String primingId;
-    try (SseClient sse = SseClient.open(port, "POST", headers(session), call(8, "poll"))) {
-      List<SseClient.Event> beforeClose = sse.drain(5000);
-      assertThat(sse.ended()).as("the server closed the stream for polling").isTrue();
-      assertThat(beforeClose).hasSize(1);
-      primingId = beforeClose.get(0).id();
-      assertThat(beforeClose.get(0).data()).isEmpty();
-    }
+    String primingId = closedForPolling(session, 8, "poll");
     // Another request's events must not leak into the resumed stream.
     try (SseClient other = SseClient.open(port, "POST", headers(session), call(9, "logs"))) {
       other.drain(5000);
     }
-    try (SseClient resumed = listen(session, primingId)) {
-      List<SseClient.Event> events = resumed.drain(5000);
-      assertThat(resumed.ended()).isTrue();
-      assertThat(events).hasSize(2);
-      assertThat(json(events.get(0)).get("params").get("data").asString())
-          .isEqualTo("after the close");
-      JsonNode response = json(events.get(1));
-      assertThat(response.get("id").asInt()).isEqualTo(8);
-      assertThat(response.get("result").get("content").get(0).get("text").asString())
-          .isEqualTo("polled");
-    }
+    assertResumedWith(session, primingId, "after the close", 8, "polled");
   }
 
   @Test
   void nonBlockingToolThatClosesItsStreamForPollingIsResumedLikeAnyOther() throws IOException {
     String session = initialize();
-    String primingId;
-    try (SseClient sse = SseClient.open(port, "POST", headers(session), call(21, "pollInline"))) {
+    String primingId = closedForPolling(session, 21, "pollInline");
+    assertResumedWith(session, primingId, "inline after the close", 21, "polled inline");
+    // McpHttpServer names its container threads keel-jetty-N: the call really ran inline.
+    assertThat(pollInlineThread).startsWith("keel-jetty");
+  }
+
+  /** Calls a tool that closes its stream for polling; returns the priming event's id. */
+  static String closedForPolling(String session, int id, String tool) throws IOException {
+    try (SseClient sse = SseClient.open(port, "POST", headers(session), call(id, tool))) {
       List<SseClient.Event> beforeClose = sse.drain(5000);
       assertThat(sse.ended()).as("the server closed the stream for polling").isTrue();
       assertThat(beforeClose).hasSize(1);
       assertThat(beforeClose.get(0).data()).isEmpty();
-      primingId = beforeClose.get(0).id();
+      return beforeClose.get(0).id();
     }
+  }
+
+  /** Resumes after {@code primingId}: exactly the call's log, then its answer, then the end. */
+  static void assertResumedWith(String session, String primingId, String log, int id,
+      String text) throws IOException {
     try (SseClient resumed = listen(session, primingId)) {
       List<SseClient.Event> events = resumed.drain(5000);
+      assertThat(resumed.ended()).isTrue();
       assertThat(events).hasSize(2);
-      assertThat(json(events.get(0)).get("params").get("data").asString())
-          .isEqualTo("inline after the close");
+      assertThat(json(events.get(0)).get("params").get("data").asString()).isEqualTo(log);
       JsonNode response = json(events.get(1));
-      assertThat(response.get("id").asInt()).isEqualTo(21);
+      assertThat(response.get("id").asInt()).isEqualTo(id);
       assertThat(response.get("result").get("content").get(0).get("text").asString())
-          .isEqualTo("polled inline");
+          .isEqualTo(text);
     }
-    // McpHttpServer names its container threads keel-jetty-N: the call really ran inline.
-    assertThat(pollInlineThread).startsWith("keel-jetty");
   }
 
   @Test

@@ -30,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,18 +80,17 @@ public final class HttpTransport implements AutoCloseable {
    * calls at 64 connections were handed off after all.
    */
   private final Semaphore inlineSlots = new Semaphore(inlineLimit());
-
-  /** Returns how many non-blocking calls run on container threads at once, at most. */
-  public static int inlineLimit() {
-    return Math.max(64, 16 * Runtime.getRuntime().availableProcessors());
-  }
-  private final java.util.concurrent.atomic.AtomicInteger openListening =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger openListening = new AtomicInteger();
 
   /** How often a running request's open stream is written to. */
   static final Duration PROBE = Duration.ofMillis(100);
   /** How long a running request may stay silent before its stream opens (as SSE). */
   static final Duration SSE_AFTER = Duration.ofMillis(200);
+
+  /** Returns how many non-blocking calls run on container threads at once, at most. */
+  public static int inlineLimit() {
+    return Math.max(64, 16 * Runtime.getRuntime().availableProcessors());
+  }
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
@@ -236,7 +235,7 @@ public final class HttpTransport implements AutoCloseable {
       try {
         InlineExchange exchange = new InlineExchange(resp, engine.codec(), sseAccepted, modern,
             exchangeOf);
-        run(session, principal, request, admission.get(), exchange, exchange::finish);
+        run(session, principal, request, admission.get(), exchange);
       } finally {
         inlineSlots.release();
       }
@@ -244,26 +243,25 @@ public final class HttpTransport implements AutoCloseable {
     }
     PostExchange exchange = exchangeOf.get();
     try {
-      executor.execute(() -> run(session, principal, request, admission.get(), exchange,
-          exchange::finish));
+      executor.execute(() -> run(session, principal, request, admission.get(), exchange));
     } catch (RejectedExecutionException e) {
       admission.get().close();
       exchange.abort();
     }
   }
 
-  /** Runs a request through the engine and hands its answer (if any) to {@code finish}. */
+  /** Runs a request through the engine and ends its exchange with the answer, if any. */
   private void run(ServerSession session, Principal principal, JsonRpcRequest request,
-      Admission admission, MessageStream stream, Consumer<Optional<JsonRpcMessage>> finish) {
+      Admission admission, AnsweredStream exchange) {
     Optional<JsonRpcMessage> response = Optional.empty();
     try (Admission held = admission) {
-      response = engine.handle(session, principal, request, stream);
+      response = engine.handle(session, principal, request, exchange);
     } catch (RuntimeException | Error e) {
       LOG.error("request {} failed", request.method(), e);
       response = Optional.of(new JsonRpcErrorResponse(request.id(),
           McpException.internalError().toError()));
     } finally {
-      finish.accept(response);
+      exchange.finish(response);
     }
   }
 

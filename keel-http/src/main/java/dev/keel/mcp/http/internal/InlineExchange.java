@@ -2,7 +2,6 @@ package dev.keel.mcp.http.internal;
 
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
-import dev.keel.mcp.server.transport.MessageStream;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -19,7 +18,7 @@ import java.util.function.Supplier;
  * runs the call touches it (a non-blocking call's context is used on its own thread, and no
  * other part of the server reaches a request stream that never opened).
  */
-final class InlineExchange implements MessageStream {
+final class InlineExchange implements AnsweredStream {
 
   private final HttpServletResponse response;
   private final JsonRpcCodec codec;
@@ -83,8 +82,8 @@ final class InlineExchange implements MessageStream {
     }
   }
 
-  /** Sends the answer (or, for a cancelled call, nothing) and ends the exchange. */
-  void finish(Optional<JsonRpcMessage> answer) {
+  @Override
+  public void finish(Optional<JsonRpcMessage> answer) {
     if (exchange != null) {
       exchange.finish(answer);
       return;

@@ -4,7 +4,6 @@ import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.http.spi.EventStore;
-import dev.keel.mcp.server.transport.MessageStream;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * cancels the request. All state changes happen under one lock; the connection is completed at
  * most once.
  */
-final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tickable {
+final class PostExchange implements AnsweredStream, AsyncListener, KeepAlive.Tickable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PostExchange.class);
   private static final byte[] EMPTY = new byte[0];
@@ -157,8 +156,8 @@ final class PostExchange implements MessageStream, AsyncListener, KeepAlive.Tick
     }
   }
 
-  /** Sends the response (or, for a cancelled request, nothing) and ends the exchange. */
-  void finish(Optional<JsonRpcMessage> response) {
+  @Override
+  public void finish(Optional<JsonRpcMessage> response) {
     byte[] bytes = response.map(r -> context.codec().encode(r)).orElse(null);
     int status = response.map(r -> statusOf(modern, r)).orElse(200);
     lock.lock();

@@ -56,6 +56,7 @@ public final class RealRequestContext implements RequestContext {
   private volatile boolean timedOut;
   private volatile boolean taskOnDemand;
   private volatile boolean nonBlocking;
+  private boolean hasDeadline;
   private long deadlineNanos;
 
   RealRequestContext(ServerCore core, RequestView view, Principal principal,
@@ -97,12 +98,14 @@ public final class RealRequestContext implements RequestContext {
    * more than the call.
    */
   void deadline(long nanoTime) {
+    // A flag, not a 0 sentinel: any long is a valid nanoTime.
     this.deadlineNanos = nanoTime;
+    this.hasDeadline = true;
   }
 
   /** Returns true when the request was cancelled by its timeout (or ran past its deadline). */
   boolean timedOut() {
-    if (!timedOut && deadlineNanos != 0 && System.nanoTime() - deadlineNanos > 0) {
+    if (!timedOut && hasDeadline && System.nanoTime() - deadlineNanos > 0) {
       timeOut();
     }
     return timedOut;
