@@ -28,12 +28,17 @@ final class AgentServer implements AutoCloseable {
   final McpHttpServer http;
 
   private AgentServer(String engine, DatabaseAgent agent) {
+    this(engine, agent, KEYS);
+  }
+
+  /** Serves {@code agent} over HTTP with {@code keys} (principal names by secret). */
+  AgentServer(String engine, DatabaseAgent agent, Map<String, String> keys) {
     this.engine = engine;
     this.agent = agent;
     // Default keep-alives: a running request's stream is probed often enough on its own for
     // the stateless era's cancellation (a closed stream) to be noticed quickly.
     this.http = McpHttpServer.builder(agent.server()).port(0)
-        .servlet(b -> b.authenticator(Authenticator.bearerTokens(KEYS)))
+        .servlet(b -> b.authenticator(Authenticator.bearerTokens(keys)))
         .start();
   }
 
