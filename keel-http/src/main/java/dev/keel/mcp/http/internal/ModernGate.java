@@ -70,7 +70,14 @@ final class ModernGate {
       return mismatch("Mcp-Method header does not match the request body");
     }
     ObjectNode params = request.params() == null ? McpJson.object() : request.params();
-    String nameSource = nameSource(request.method(), params);
+    JsonNode source = nameSource(request.method(), params);
+    if (source != null && !source.isNull() && !source.isString()) {
+      // A malformed parameter is the client's error (-32602), not a header mismatch, and never
+      // a value to convert: Jackson's asString() throws on an object (issue 14, finding 12).
+      return Optional.of(new Refusal(400, ErrorCodes.INVALID_PARAMS, "Invalid params: "
+          + nameField(request.method()) + " must be a string", null));
+    }
+    String nameSource = source == null || source.isNull() ? null : source.stringValue();
     if (nameSource != null || namedMethod(request.method())) {
       String name = trimmed(req.getHeader("Mcp-Name"));
       if (name == null) {
@@ -121,14 +128,19 @@ final class ModernGate {
         || method.equals("tasks/update") || method.equals("tasks/cancel");
   }
 
-  private static String nameSource(String method, ObjectNode params) {
-    JsonNode source = switch (method) {
-      case "tools/call", "prompts/get" -> params.get("name");
-      case "resources/read" -> params.get("uri");
-      case "tasks/get", "tasks/update", "tasks/cancel" -> params.get("taskId");
+  /** Returns the body field {@code Mcp-Name} mirrors for {@code method}, or null. */
+  private static String nameField(String method) {
+    return switch (method) {
+      case "tools/call", "prompts/get" -> "name";
+      case "resources/read" -> "uri";
+      case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
       default -> null;
     };
-    return source == null || source.isNull() ? null : source.asString();
+  }
+
+  private static JsonNode nameSource(String method, ObjectNode params) {
+    String field = nameField(method);
+    return field == null ? null : params.get(field);
   }
 
   /** {@code x-mcp-header} arguments must be mirrored exactly into {@code Mcp-Param-*}. */

@@ -136,8 +136,7 @@ final class TaskMethods {
   }
 
   private static Long ttlOf(JsonNode task) {
-    JsonNode ttl = task == null ? null : task.get("ttl");
-    return ttl != null && ttl.isNumber() ? ttl.longValue() : null;
+    return Params.optionalLong(task, "ttl", "task.ttl");
   }
 
   /** The task's thread: runs the tool and records how it ended. */

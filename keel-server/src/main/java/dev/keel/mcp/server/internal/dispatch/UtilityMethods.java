@@ -39,10 +39,10 @@ final class UtilityMethods {
   }
 
   static JsonNode setLevel(RealRequestContext ctx, ObjectNode params) {
-    JsonNode level = params.get("level");
+    String level = Params.requiredString(params, "level");
     LoggingLevel parsed;
     try {
-      parsed = LoggingLevel.fromWire(level == null ? null : level.asString());
+      parsed = LoggingLevel.fromWire(level);
     } catch (IllegalArgumentException e) {
       throw McpException.invalidParams("Invalid log level");
     }
