@@ -1,5 +1,6 @@
 package dev.keel.mcp.http;
 
+import dev.keel.mcp.http.internal.ContainerErrors;
 import dev.keel.mcp.server.McpServer;
 import java.net.InetAddress;
 import java.net.URI;
@@ -9,6 +10,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -154,7 +157,13 @@ public final class McpHttpServer implements AutoCloseable {
       threads.setName("keel-jetty");
       threads.setDaemon(true);
       Server jetty = new Server(threads);
-      ServerConnector connector = new ServerConnector(jetty, 1, 1);
+      // No Server or X-Powered-By header: a version on every response only helps an attacker
+      // pick an exploit (issue 14, finding 11).
+      HttpConfiguration http = new HttpConfiguration();
+      http.setSendServerVersion(false);
+      http.setSendXPoweredBy(false);
+      ServerConnector connector = new ServerConnector(jetty, 1, 1,
+          new HttpConnectionFactory(http));
       connector.setHost(host);
       connector.setPort(port);
       connector.setIdleTimeout(idleTimeout.toMillis());
@@ -164,6 +173,10 @@ public final class McpHttpServer implements AutoCloseable {
       ServletHolder holder = new ServletHolder("mcp", servlet);
       holder.setAsyncSupported(true);
       context.addServlet(holder, "/*");
+      // Refusals Jetty makes itself are JSON-RPC errors too, never its HTML pages that echo
+      // the request URI and name the server.
+      context.setErrorHandler(ContainerErrors.forContext());
+      jetty.setErrorHandler(ContainerErrors.forServer());
       jetty.setHandler(context);
       jetty.setStopAtShutdown(false);
       try {
