@@ -44,7 +44,7 @@ public final class AgentCore {
     this.db = db;
     this.catalog = new Catalog(db);
     this.runner = new QueryRunner(db, limits);
-    this.check = new QueryCheck(db.identifiers(), db.schema());
+    this.check = new QueryCheck(db.dialect(), db.identifiers(), db.schema());
     this.policy = policy;
     this.limits = limits;
   }
@@ -102,14 +102,7 @@ public final class AgentCore {
           + (q.parameters() == 1 ? "" : "s") + " but " + parameters + " value"
           + (parameters == 1 ? " was" : "s were") + " given");
     }
-    StringBuilder text = new StringBuilder(q.sql());
-    List<CheckedQuery.Narrowed> narrowed = q.narrowed();
-    for (int i = narrowed.size() - 1; i >= 0; i--) {
-      CheckedQuery.Narrowed n = narrowed.get(i);
-      text.replace(n.begin(), n.end(), narrowing(visible.table(n.table()).orElseThrow(),
-          n.alias()));
-    }
-    return text.toString();
+    return q.apply(n -> narrowing(visible.table(n.table()).orElseThrow(), n.alias()));
   }
 
   private String narrowing(TableInfo table, String alias) {

@@ -1,6 +1,11 @@
 package dev.keel.agent.internal.sql;
 
+import dev.keel.agent.internal.db.Dialect;
+import dev.keel.agent.internal.sql.SqlToken.Kind;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -18,29 +23,37 @@ import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
- * The first of the agent's two read-only layers: a statement check that runs before anything
- * reaches the database. The second, independent layer is the read-only transaction (or
- * read-only database user) the statement then runs in.
+ * The first of the agent's read-only layers: a statement check that runs before anything
+ * reaches the database. The others hold without it (see {@code docs/agent.md}): the engine runs
+ * one statement per call in a session that is read-only as a whole and reset before reuse.
  *
- * <p>A statement passes only when all of these hold:
+ * <p>The statement is read by the lexer of its engine ({@link SqlLexer}), which refuses what it
+ * cannot place with certainty, then rewritten in a canonical form that JSqlParser and the engine
+ * provably split the same way ({@link CanonicalSql}); that form is parsed, checked and, after
+ * the rewrites below, run. A statement passes only when all of these hold:
  * <ul>
- *   <li>JSqlParser parses it as exactly one statement, and that statement is a query
- *       ({@code SELECT}, {@code WITH ... SELECT}, {@code VALUES}, {@code TABLE});</li>
- *   <li>its tokens (comments and string contents excluded) hold no write or DDL keyword, no
- *       {@code INTO}, no locking clause ({@code FOR UPDATE}, {@code FOR SHARE}, ...), no
- *       {@code NEXT VALUE FOR}, no call of a function that changes state, runs SQL given as
- *       text, reads server files, signals other sessions or reveals the catalog, and no cast to
- *       a catalog type ({@code regclass} and friends);</li>
- *   <li>no string literal uses backslash escapes or dollar quoting, so the parser and the
- *       database cannot disagree about where a string ends;</li>
+ *   <li>the engine's tokens hold exactly one statement (a trailing {@code ;} is fine), which
+ *       JSqlParser parses as a query ({@code SELECT}, {@code WITH ... SELECT}, {@code VALUES},
+ *       {@code TABLE}), nested no deeper than the check follows;</li>
+ *   <li>no write or DDL keyword, no {@code INTO}, no locking clause, no {@code NEXT VALUE
+ *       FOR}, no call of a function that changes state, runs SQL given as text, reads server
+ *       files, signals other sessions or reveals the catalog, and no catalog type
+ *       ({@code regclass} and friends), quoted or not;</li>
  *   <li>every table it reads is one the caller may see, in the agent's schema.</li>
  * </ul>
- * Everything refused is refused with a message that names no table the caller may not see.
+ * Two rewrites follow: a table with hidden columns becomes a subquery of its visible columns
+ * (done by the caller from {@link CheckedQuery#narrowed()}), and every WITH query is renamed to a
+ * fresh name no real table can have, so no engine can resolve a WITH name to a real table (H2
+ * does, before the WITH query) or the other way round. Everything refused is refused with a
+ * message that names no table the caller may not see.
  */
 public final class QueryCheck {
 
   /** The longest statement accepted, in characters. */
   public static final int MAX_SQL_CHARS = 20_000;
+
+  /** How deep parentheses, CASE and prefix operators may nest. */
+  static final int MAX_NESTING = 100;
 
   /** How long the parser may take before the statement is refused. */
   static final long PARSE_TIMEOUT_MILLIS = 2_000;
@@ -49,11 +62,15 @@ public final class QueryCheck {
   // the level sticks.
   private static final Logger PARSER_LOG = Logger.getLogger("net.sf.jsqlparser");
 
+  // The parser recurses per nesting level; within MAX_NESTING this stack is ample, and a
+  // StackOverflowError past it is still caught and answered as "too deep".
   private static final ExecutorService PARSER_THREADS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "keel-agent-sql-parser");
+    Thread t = new Thread(null, r, "keel-agent-sql-parser", 16L << 20);
     t.setDaemon(true);
     return t;
   });
+
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   static {
     PARSER_LOG.setLevel(Level.WARNING);
@@ -63,7 +80,8 @@ public final class QueryCheck {
   // LOAD, CLUSTER) would refuse honest queries, and the parser already refuses non-queries.
   private static final Set<String> WRITE_WORDS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE",
       "UPSERT", "TRUNCATE", "DROP", "ALTER", "CREATE", "GRANT", "REVOKE", "VACUUM", "NOTIFY",
-      "LISTEN", "COPY", "CALL", "EXECUTE", "EXEC", "REFRESH", "REINDEX", "CHECKPOINT");
+      "LISTEN", "COPY", "CALL", "EXECUTE", "EXEC", "REFRESH", "REINDEX", "CHECKPOINT",
+      "COMMIT", "ROLLBACK", "SAVEPOINT", "PREPARE", "DEALLOCATE", "DISCARD", "UNLISTEN");
 
   private static final Set<String> CATALOG_TYPES = Set.of("regclass", "regproc",
       "regprocedure", "regoper", "regoperator", "regtype", "regconfig", "regdictionary",
@@ -73,24 +91,26 @@ public final class QueryCheck {
   private static final Set<String> DENIED_FUNCTIONS = Set.of(
       // state and settings
       "set_config", "current_setting", "nextval", "setval", "currval", "lastval", "setseed",
-      "txid_current", "txid_current_if_assigned",
+      "txid_current", "txid_current_if_assigned", "set_bit", "set_byte",
       // SQL given as text
-      "ts_stat", "ts_rewrite",
+      "ts_stat", "ts_rewrite", "xpath_table",
       // H2: files, sessions, catalog, variables
       "file_read", "file_write", "csvread", "csvwrite", "link_schema", "cancel_session",
       "abort_session", "session_id", "set", "disk_space_used", "memory_free", "memory_used",
       "database_path", "transaction_id", "lock_mode", "lock_timeout", "readonly", "signal",
-      "autocommit",
+      "autocommit", "h2version",
       // other engines
       "sleep", "benchmark", "load_file", "sys_exec", "sys_eval", "xp_cmdshell");
 
   /** Function name prefixes refused (lower case). */
   private static final List<String> DENIED_PREFIXES = List.of("pg_", "lo_", "dblink",
-      "db_object_", "to_reg", "has_", "xp_", "sp_", "utl_", "dbms_");
+      "db_object_", "to_reg", "has_", "xp_", "sp_", "utl_", "dbms_", "txid_");
 
   /** Functions allowed although a prefix above would refuse them. */
   private static final Set<String> ALLOWED_FUNCTIONS = Set.of("pg_sleep", "pg_typeof");
 
+  private final Dialect dialect;
+  private final SqlLexer lexer;
   private final Identifiers identifiers;
   private final String schema;
 
@@ -99,9 +119,21 @@ public final class QueryCheck {
    *
    * @param schema the one schema the agent exposes, as the database stores its name
    */
-  public QueryCheck(Identifiers identifiers, String schema) {
+  public QueryCheck(Dialect dialect, Identifiers identifiers, String schema) {
+    this.dialect = dialect;
+    this.lexer = SqlLexer.of(dialect, identifiers.fold());
     this.identifiers = identifiers;
     this.schema = schema;
+  }
+
+  /** Returns the engine this check reads statements for. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  /** Returns the lexer of the engine. */
+  public SqlLexer lexer() {
+    return lexer;
   }
 
   /**
@@ -109,6 +141,7 @@ public final class QueryCheck {
    * which {@code restrictedTables} hide some columns.
    *
    * @throws QueryRefusedException saying why the statement will not run
+   * @throws StatementTooDeepException when it nests deeper than the check follows
    */
   public CheckedQuery check(String sql, Set<String> visibleTables, Set<String> restrictedTables) {
     if (sql == null || sql.isBlank()) {
@@ -118,13 +151,14 @@ public final class QueryCheck {
       throw new QueryRefusedException("The query is longer than " + MAX_SQL_CHARS
           + " characters");
     }
-    List<SqlTokens.Tok> tokens = SqlTokens.of(sql);
-    String text = withoutTrailingSemicolons(sql, tokens);
-    tokens = tokens.subList(0, count(tokens, text.length()));
+    List<SqlToken> tokens = withoutTrailingSemicolons(lexer.lex(sql));
     if (tokens.isEmpty()) {
       throw new QueryRefusedException("The query is empty");
     }
+    requireShallow(tokens);
     int parameters = checkTokens(tokens);
+    CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
+    String text = canonical.text();
     Statement statement = parse(text);
     if (!(statement instanceof Select)) {
       throw new QueryRefusedException("Only queries are allowed (SELECT, WITH ... SELECT, "
@@ -134,9 +168,11 @@ public final class QueryCheck {
     TableReferences refs;
     try {
       refs = TableReferences.of(statement, identifiers);
+    } catch (StackOverflowError e) {
+      throw new StatementTooDeepException();
     } catch (RuntimeException e) {
-      if (e instanceof QueryRefusedException refused) {
-        throw refused;
+      if (e instanceof QueryRefusedException || e instanceof StatementTooDeepException) {
+        throw e;
       }
       throw new QueryRefusedException("The statement could not be analysed");
     }
@@ -146,57 +182,166 @@ public final class QueryCheck {
       String name = resolve(ref, visibleTables);
       tables.add(name);
       if (restrictedTables.contains(name)) {
-        narrowed.add(narrowing(text, ref, name));
+        Span span = span(canonical, ref);
+        narrowed.add(new CheckedQuery.Narrowed(name, span.begin, span.end, span.alias));
       }
     }
-    narrowed.sort(java.util.Comparator.comparingInt(CheckedQuery.Narrowed::begin));
-    for (int i = 1; i < narrowed.size(); i++) {
-      if (narrowed.get(i).begin() < narrowed.get(i - 1).end()) {
+    List<CheckedQuery.Renamed> renamed = renameWithQueries(canonical, refs);
+    List<int[]> edits = new ArrayList<>();
+    narrowed.forEach(n -> edits.add(new int[] {n.begin(), n.end()}));
+    renamed.forEach(r -> edits.add(new int[] {r.begin(), r.end()}));
+    edits.sort(Comparator.comparingInt(e -> e[0]));
+    for (int i = 1; i < edits.size(); i++) {
+      if (edits.get(i)[0] < edits.get(i - 1)[1]) {
         throw new QueryRefusedException("The query could not be narrowed to your columns");
       }
     }
-    return new CheckedQuery(text, new ArrayList<>(tables), narrowed, parameters);
+    narrowed.sort(Comparator.comparingInt(CheckedQuery.Narrowed::begin));
+    return new CheckedQuery(text, new ArrayList<>(tables), narrowed, renamed, parameters);
   }
 
+  /** Where a table mention starts and ends in the canonical text, and the name it goes by. */
+  private record Span(int begin, int end, String alias) {}
+
   /**
-   * Locates a mention of a table with hidden columns: the table name and its alias, nothing
-   * else (a sample clause, hints or a pivot cannot be narrowed, so they are refused).
+   * Locates a table mention: the name and its alias, nothing else (a sample clause, hints, a
+   * column alias list or a pivot cannot be rewritten, so they are refused).
    */
-  private static CheckedQuery.Narrowed narrowing(String text, TableReferences.Ref ref,
-      String name) {
+  private static Span span(CanonicalSql canonical, TableReferences.Ref ref) {
     Node node = ref.table().getASTNode();
+    String refusal = ref.withQuery() ? "A WITH query can be read here only as a plain FROM or "
+        + "JOIN item" : "A table with columns you may not see can be read here only as a plain "
+        + "FROM or JOIN item";
     if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) {
-      throw new QueryRefusedException("The table " + name + " has columns you may not see; "
-          + "it can be read here only as a plain FROM or JOIN item");
+      throw new QueryRefusedException(refusal);
     }
     int begin = node.jjtGetFirstToken().absoluteBegin - 1;
     int end = node.jjtGetLastToken().absoluteEnd - 1;
-    if (begin < 0 || end > text.length() || begin >= end) {
-      throw new QueryRefusedException("The query could not be narrowed to your columns");
+    List<SqlToken> span = new ArrayList<>();
+    for (SqlToken t : canonical.tokens()) {
+      if (t.begin() >= begin && t.end() <= end) {
+        span.add(t);
+      }
     }
-    List<SqlTokens.Tok> span = SqlTokens.of(text.substring(begin, end));
+    if (span.isEmpty() || span.get(0).begin() != begin || span.get(span.size() - 1).end() != end) {
+      throw new QueryRefusedException(refusal);
+    }
     int parts = ref.parts().size();
     int expected = parts * 2 - 1;
     if (span.size() < expected) {
-      throw new QueryRefusedException("The query could not be narrowed to your columns");
+      throw new QueryRefusedException(refusal);
     }
     for (int i = 0; i < expected; i++) {
       boolean dot = i % 2 == 1;
-      if (dot != span.get(i).is(".")) {
-        throw new QueryRefusedException("The query could not be narrowed to your columns");
+      if (dot != span.get(i).is(".") || (!dot && !span.get(i).isName())) {
+        throw new QueryRefusedException(refusal);
       }
     }
-    List<SqlTokens.Tok> rest = span.subList(expected, span.size());
-    if (!rest.isEmpty() && rest.get(0).isWord() && rest.get(0).upper().equals("AS")) {
+    List<SqlToken> rest = span.subList(expected, span.size());
+    if (!rest.isEmpty() && rest.get(0).isKeyword("AS")) {
       rest = rest.subList(1, rest.size());
     }
-    if (rest.size() > 1 || (rest.size() == 1 && !rest.get(0).isWord()
-        && !rest.get(0).isQuotedIdentifier())) {
-      throw new QueryRefusedException("The table " + name + " has columns you may not see; "
-          + "it can be read here only as a plain FROM or JOIN item");
+    if (rest.size() > 1 || (rest.size() == 1 && !rest.get(0).isName())) {
+      throw new QueryRefusedException(refusal);
     }
-    String alias = rest.isEmpty() ? span.get(expected - 1).image() : rest.get(0).image();
-    return new CheckedQuery.Narrowed(name, begin, end, alias);
+    SqlToken alias = rest.isEmpty() ? span.get(expected - 1) : rest.get(0);
+    return new Span(begin, end, canonical.text().substring(alias.begin(), alias.end()));
+  }
+
+  /**
+   * Renames every WITH query, where it is defined and wherever a reference resolves to it, to
+   * one fresh quoted name per original name. Scoping is unchanged (the engine scopes the new
+   * names exactly as the old ones), and a name the rename misses or wrongly hits can only fail
+   * to resolve: the new names belong to no real object.
+   */
+  private List<CheckedQuery.Renamed> renameWithQueries(CanonicalSql canonical,
+      TableReferences refs) {
+    Set<String> names = refs.withQueryNames();
+    if (names.isEmpty()) {
+      return List.of();
+    }
+    String salt = HexFormat.of().formatHex(randomBytes());
+    java.util.Map<String, String> fresh = new java.util.HashMap<>();
+    for (String name : names) {
+      fresh.put(name, "\"keel_with_" + salt + "_" + fresh.size() + "\"");
+    }
+    List<CheckedQuery.Renamed> renamed = new ArrayList<>();
+    List<SqlToken> tokens = canonical.tokens();
+    int definitions = 0;
+    for (int i = 0; i < tokens.size(); i++) {
+      if (!tokens.get(i).isKeyword("WITH") || (i > 0 && !tokens.get(i - 1).is("("))) {
+        continue;
+      }
+      int k = i + 1;
+      if (k < tokens.size() && tokens.get(k).isKeyword("RECURSIVE")) {
+        k++;
+      }
+      while (true) {
+        if (k >= tokens.size() || !tokens.get(k).isName()) {
+          throw new QueryRefusedException("The WITH clause could not be analysed");
+        }
+        SqlToken name = tokens.get(k);
+        String normalized = identifiers.normalize(canonical.text().substring(name.begin(),
+            name.end()));
+        String replacement = fresh.get(normalized);
+        if (replacement == null) {
+          throw new QueryRefusedException("The WITH clause could not be analysed");
+        }
+        renamed.add(new CheckedQuery.Renamed(name.begin(), name.end(), replacement));
+        definitions++;
+        k++;
+        if (k < tokens.size() && tokens.get(k).is("(")) {
+          k = closing(tokens, k) + 1;
+        }
+        if (k >= tokens.size() || !tokens.get(k).isKeyword("AS")) {
+          throw new QueryRefusedException("The WITH clause could not be analysed");
+        }
+        k++;
+        if (k < tokens.size() && tokens.get(k).isKeyword("NOT")) {
+          k++;
+        }
+        if (k < tokens.size() && tokens.get(k).isKeyword("MATERIALIZED")) {
+          k++;
+        }
+        if (k >= tokens.size() || !tokens.get(k).is("(")) {
+          throw new QueryRefusedException("The WITH clause could not be analysed");
+        }
+        k = closing(tokens, k) + 1;
+        if (k < tokens.size() && tokens.get(k).is(",")) {
+          k++;
+          continue;
+        }
+        break;
+      }
+    }
+    if (definitions < names.size()) {
+      throw new QueryRefusedException("The WITH clause could not be analysed");
+    }
+    for (TableReferences.Ref ref : refs.withQueryReferences()) {
+      Span span = span(canonical, ref);
+      String name = identifiers.normalize(ref.name());
+      renamed.add(new CheckedQuery.Renamed(span.begin, span.end, fresh.get(name) + " AS "
+          + span.alias));
+    }
+    return renamed;
+  }
+
+  private static byte[] randomBytes() {
+    byte[] bytes = new byte[8];
+    RANDOM.nextBytes(bytes);
+    return bytes;
+  }
+
+  private static int closing(List<SqlToken> tokens, int open) {
+    int depth = 0;
+    for (int k = open; k < tokens.size(); k++) {
+      if (tokens.get(k).is("(")) {
+        depth++;
+      } else if (tokens.get(k).is(")") && --depth == 0) {
+        return k;
+      }
+    }
+    throw new QueryRefusedException("The statement has unbalanced parentheses");
   }
 
   private String resolve(TableReferences.Ref ref, Set<String> visibleTables) {
@@ -214,7 +359,7 @@ public final class QueryCheck {
     return name;
   }
 
-  private static String withoutTrailingSemicolons(String sql, List<SqlTokens.Tok> tokens) {
+  private static List<SqlToken> withoutTrailingSemicolons(List<SqlToken> tokens) {
     int end = tokens.size();
     while (end > 0 && tokens.get(end - 1).is(";")) {
       end--;
@@ -224,48 +369,43 @@ public final class QueryCheck {
         throw new QueryRefusedException("Only one statement at a time is allowed");
       }
     }
-    if (end == tokens.size()) {
-      return sql;
-    }
-    return sql.substring(0, tokens.get(end).begin());
+    return tokens.subList(0, end);
   }
 
-  private static int count(List<SqlTokens.Tok> tokens, int textLength) {
-    int n = 0;
-    while (n < tokens.size() && tokens.get(n).begin() < textLength) {
-      n++;
+  /**
+   * Refuses, before any parser runs, statements nested deeper than {@link #MAX_NESTING}:
+   * parentheses and CASE open a level, and so does each of a run of prefix operators
+   * ({@code NOT NOT NOT ...}, {@code - - -}).
+   */
+  private static void requireShallow(List<SqlToken> tokens) {
+    int depth = 0;
+    int run = 0;
+    for (SqlToken t : tokens) {
+      if (t.is("(") || t.isKeyword("CASE")) {
+        depth++;
+      } else if (t.is(")") || t.isKeyword("END")) {
+        depth--;
+      }
+      boolean prefix = t.isKeyword("NOT") || t.is("-") || t.is("+") || t.is("~")
+          || t.isKeyword("EXISTS") || t.isKeyword("PRIOR");
+      run = prefix ? run + 1 : 0;
+      if (depth + run > MAX_NESTING) {
+        throw new StatementTooDeepException();
+      }
     }
-    return n;
   }
 
   /** Runs the word checks; returns the number of {@code ?} parameters. */
-  private static int checkTokens(List<SqlTokens.Tok> tokens) {
+  private static int checkTokens(List<SqlToken> tokens) {
     int parameters = 0;
     for (int i = 0; i < tokens.size(); i++) {
-      SqlTokens.Tok t = tokens.get(i);
-      SqlTokens.Tok next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
-      if (t.isString() && t.image().indexOf('\\') >= 0) {
-        throw new QueryRefusedException("String literals with backslashes are not accepted; "
-            + "pass such values as parameters");
-      }
-      if (t.isWord() && t.upper().equals("U") && next != null && next.is("&")) {
-        throw new QueryRefusedException("Unicode-escaped string literals (U&'...') are not "
-            + "accepted; pass such values as parameters");
-      }
-      if (t.isDollarQuoted()) {
-        throw new QueryRefusedException("Dollar-quoted strings are not accepted; use single "
-            + "quotes or parameters");
-      }
-      if (t.is("?")) {
+      SqlToken t = tokens.get(i);
+      SqlToken next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+      if (t.kind() == Kind.PARAMETER) {
         parameters++;
       }
-      if (t.image().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ").startsWith("NEXT VALUE")) {
-        // the lexer reads NEXT VALUE FOR as one token
-        throw new QueryRefusedException("NEXT VALUE FOR is not allowed: it advances a "
-            + "sequence");
-      }
-      if (t.isWord()) {
-        String word = t.upper();
+      if (t.kind() == Kind.WORD) {
+        String word = t.value().toUpperCase(Locale.ROOT);
         if (WRITE_WORDS.contains(word)) {
           throw new QueryRefusedException("Only read-only queries are allowed; the statement "
               + "contains " + word);
@@ -273,25 +413,22 @@ public final class QueryCheck {
         if (word.equals("INTO")) {
           throw new QueryRefusedException("SELECT ... INTO is not allowed: it writes");
         }
-        if (word.equals("FOR") && next != null && next.isWord()
-            && Set.of("UPDATE", "SHARE", "NO", "KEY").contains(next.upper())) {
+        if (word.equals("FOR") && next != null && next.kind() == Kind.WORD
+            && Set.of("UPDATE", "SHARE", "NO", "KEY").contains(
+                next.value().toUpperCase(Locale.ROOT))) {
           throw new QueryRefusedException("Locking clauses (FOR UPDATE, FOR SHARE) are not "
               + "allowed");
         }
-        if (word.equals("NEXT") && next != null && next.isWord()
-            && next.upper().equals("VALUE")) {
+        if (word.equals("NEXT") && next != null && next.isKeyword("VALUE")) {
           throw new QueryRefusedException("NEXT VALUE FOR is not allowed: it advances a "
               + "sequence");
         }
-        if (CATALOG_TYPES.contains(word.toLowerCase(Locale.ROOT))) {
-          throw new QueryRefusedException("Casts to catalog types such as regclass are not "
-              + "allowed");
-        }
       }
-      if ((t.isWord() || t.isQuotedIdentifier()) && next != null && next.is("(")) {
-        String function = t.isQuotedIdentifier()
-            ? t.image().substring(1, t.image().length() - 1).toLowerCase(Locale.ROOT)
-            : t.image().toLowerCase(Locale.ROOT);
+      if (t.isName() && CATALOG_TYPES.contains(t.lower())) {
+        throw new QueryRefusedException("Catalog types such as regclass are not allowed");
+      }
+      if (t.isName() && next != null && next.is("(")) {
+        String function = t.lower();
         if (deniedFunction(function)) {
           throw new QueryRefusedException("The function " + function + " is not allowed: it "
               + "can change state, run other SQL, read server files or reveal the catalog");
@@ -323,8 +460,15 @@ public final class QueryCheck {
       statements = CCJSqlParserUtil.parseStatements(sql, PARSER_THREADS,
           parser -> parser.withTimeOut(PARSE_TIMEOUT_MILLIS));
     } catch (JSQLParserException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof StackOverflowError) {
+          throw new StatementTooDeepException();
+        }
+      }
       throw new QueryRefusedException("The statement could not be parsed as one SQL query"
           + reason(e));
+    } catch (StackOverflowError e) {
+      throw new StatementTooDeepException();
     }
     if (statements == null || statements.size() != 1 || statements.get(0) == null) {
       throw new QueryRefusedException(statements != null && statements.size() > 1

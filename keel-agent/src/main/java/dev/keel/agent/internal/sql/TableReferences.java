@@ -41,13 +41,21 @@ public final class TableReferences {
    *
    * @param parts the name parts, outermost first ({@code schema}, {@code table})
    * @param table the syntax node, whose parser node locates it in the text
+   * @param withQuery true when the name is that of a WITH query in scope, not a real table
    */
-  public record Ref(List<String> parts, Table table) {
+  public record Ref(List<String> parts, Table table, boolean withQuery) {
     /** Returns the last part: the table name as written. */
     public String name() {
       return parts.get(parts.size() - 1);
     }
   }
+
+  /**
+   * How deep the walk goes before it refuses the statement as too complex: a syntax tree this
+   * deep (a chain of a thousand ANDs) is no honest query, and the walk must never run out of
+   * stack.
+   */
+  static final int MAX_DEPTH = 1_000;
 
   private static final Map<Class<?>, List<Field>> FIELDS = new ConcurrentHashMap<>();
 
@@ -55,6 +63,9 @@ public final class TableReferences {
   private final Deque<Set<String>> scopes = new ArrayDeque<>();
   private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
   private final List<Ref> tables = new ArrayList<>();
+  private final List<Ref> withQueries = new ArrayList<>();
+  private final Set<String> withNames = new HashSet<>();
+  private int depth;
 
   private TableReferences(Identifiers identifiers) {
     this.identifiers = identifiers;
@@ -72,10 +83,31 @@ public final class TableReferences {
     return List.copyOf(tables);
   }
 
+  /** Returns the references to WITH queries in scope. */
+  public List<Ref> withQueryReferences() {
+    return List.copyOf(withQueries);
+  }
+
+  /** Returns the names of every WITH query the statement defines, as the database stores them. */
+  public Set<String> withQueryNames() {
+    return Set.copyOf(withNames);
+  }
+
   private void walk(Object node) {
     if (node == null) {
       return;
     }
+    if (++depth > MAX_DEPTH) {
+      throw new StatementTooDeepException();
+    }
+    try {
+      visit(node);
+    } finally {
+      depth--;
+    }
+  }
+
+  private void visit(Object node) {
     if (node instanceof Collection<?> items) {
       for (Object item : items) {
         walk(item);
@@ -121,6 +153,12 @@ public final class TableReferences {
     scopes.push(scope);
     try {
       boolean recursive = items.stream().anyMatch(WithItem::isRecursive);
+      for (WithItem<?> item : items) {
+        if (item.getAlias() == null || item.getAlias().getName() == null) {
+          throw new QueryRefusedException("The statement could not be analysed");
+        }
+        withNames.add(identifiers.normalize(item.getAlias().getName()));
+      }
       if (recursive) {
         for (WithItem<?> item : items) {
           scope.add(identifiers.normalize(item.getAlias().getName()));
@@ -150,11 +188,12 @@ public final class TableReferences {
       String name = identifiers.normalize(outerFirst.get(0));
       for (Set<String> scope : scopes) {
         if (scope.contains(name)) {
+          withQueries.add(new Ref(List.copyOf(outerFirst), table, true));
           return;
         }
       }
     }
-    tables.add(new Ref(List.copyOf(outerFirst), table));
+    tables.add(new Ref(List.copyOf(outerFirst), table, false));
   }
 
   /** Walks every instance field of {@code node} except the one holding {@code skip}. */

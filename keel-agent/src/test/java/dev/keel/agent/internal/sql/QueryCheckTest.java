@@ -3,6 +3,7 @@ package dev.keel.agent.internal.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.keel.agent.internal.db.Dialect;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,7 +17,8 @@ class QueryCheckTest {
 
   static final Set<String> VISIBLE = Set.of("customers", "orders", "employees");
   static final Set<String> RESTRICTED = Set.of("employees");
-  final QueryCheck check = new QueryCheck(new Identifiers(Identifiers.Fold.LOWER, "\""),
+  final QueryCheck check = new QueryCheck(Dialect.POSTGRESQL,
+      new Identifiers(Identifiers.Fold.LOWER, "\""),
       "public");
 
   CheckedQuery ok(String sql) {
@@ -140,8 +142,6 @@ class QueryCheckTest {
       "SELECT to_regclass('secret')",
       "SELECT has_table_privilege('secret', 'select')",
       "SELECT E'\\'' ; DELETE FROM orders; --'",
-      "SELECT $$ x $$",
-      "SELECT U&'\\0041'",
       "SELECT FILE_READ('/etc/passwd')",
       "SELECT CSVWRITE('/tmp/x.csv', 'SELECT 1')",
       "SELECT lo_import('/etc/passwd')",
@@ -152,6 +152,33 @@ class QueryCheckTest {
   void hostileStatementsAreRefused(String sql) {
     assertThatThrownBy(() -> check.check(sql, VISIBLE, RESTRICTED))
         .isInstanceOf(QueryRefusedException.class);
+  }
+
+  @Test
+  void stringsInEveryFormRunAsPlainLiteralsOfTheirValue() {
+    assertThat(ok("SELECT $$ it's $$, $tag$ $$ $tag$").sql())
+        .isEqualTo("SELECT ' it''s ', ' $$ '");
+    assertThat(ok("SELECT U&'\\0041\\+01F600', U&'!0042' UESCAPE '!'").sql())
+        .isEqualTo("SELECT 'A\uD83D\uDE00', 'B'");
+    assertThat(ok("SELECT E'a\\'b\\nc', 'x'\n  'y' AS \"t\"\"q\"").sql())
+        .isEqualTo("SELECT 'a''b\nc', 'xy' AS \"t\"\"q\"");
+    assertThat(ok("SELECT 1 /* a /* nested */ comment */ + 2 -- and a line").sql())
+        .isEqualTo("SELECT 1 + 2");
+  }
+
+  @Test
+  void withQueriesAreRenamedSoNoEngineCanTakeThemForTables() {
+    CheckedQuery q = ok("WITH employees AS (SELECT 1 AS x) SELECT e.x FROM employees e, "
+        + "employees");
+    String run = q.apply(n -> "NARROWED");
+    assertThat(run).doesNotContain("employees AS (").contains("AS (SELECT 1 AS x)")
+        .contains("\" AS e").contains("\" AS employees").startsWith("WITH \"keel_with_");
+    assertThat(q.narrowed()).isEmpty();
+    // a real table named like a WITH query elsewhere is still the real table
+    CheckedQuery mixed = ok("SELECT * FROM employees, (WITH employees AS (SELECT 1 AS x) "
+        + "SELECT * FROM employees) s");
+    assertThat(mixed.narrowed()).hasSize(1);
+    assertThat(mixed.apply(n -> "NARROWED")).startsWith("SELECT * FROM NARROWED, (WITH ");
   }
 
   @Test
