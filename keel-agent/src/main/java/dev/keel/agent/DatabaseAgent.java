@@ -64,6 +64,16 @@ public final class DatabaseAgent implements AutoCloseable {
     return db.isSample();
   }
 
+  /**
+   * Returns what the agent's database role could change, one line per kind of privilege, as
+   * the database reported at start-up; empty when it may only read. The agent refuses writes
+   * by itself, but the role's privileges are the last word: a non-empty list deserves a role
+   * that may only read (docs/agent.md shows how).
+   */
+  public java.util.List<String> roleWrites() {
+    return db.roleWrites();
+  }
+
   /** Returns how many database connections are in use right now (for operators and tests). */
   public int activeConnections() {
     return db.activeConnections();

@@ -96,6 +96,15 @@ final class AgentCommand implements Callable<Integer> {
       System.err.println("keel agent: " + e.getMessage());
       return 1;
     }
+    if (!allowWrites && !agent.roleWrites().isEmpty()) {
+      // loud, on stderr, before anything else: the agent refuses writes itself, but this role
+      // should not be able to make them at all
+      System.err.println("keel agent: WARNING: the database role can change the database, "
+          + "although --allow-writes is off:");
+      agent.roleWrites().forEach(w -> System.err.println("keel agent: WARNING:   " + w));
+      System.err.println("keel agent: WARNING: the agent refuses writes itself; give it a role "
+          + "that may only read (docs/agent.md, \"A read-only role\").");
+    }
     try {
       return server.serve(agent.server(), DEFAULT_PORT, endpoint -> banner(agent, endpoint));
     } catch (IllegalStateException e) {

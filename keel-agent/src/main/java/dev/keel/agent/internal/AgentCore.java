@@ -11,6 +11,9 @@ import dev.keel.agent.internal.run.QueryFailedException;
 import dev.keel.agent.internal.run.QueryRunner;
 import dev.keel.agent.internal.sql.CheckedQuery;
 import dev.keel.agent.internal.sql.QueryCheck;
+import dev.keel.agent.internal.sql.StatementTooDeepException;
+import dev.keel.mcp.core.ErrorCodes;
+import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.server.RequestContext;
 import java.sql.SQLException;
 import java.util.List;
@@ -95,15 +98,31 @@ public final class AgentCore {
    * name against the visible columns only. (A WITH query of the table's name would do the same
    * on PostgreSQL, but H2 resolves a real table before a WITH query.)
    */
-  public String checked(String sql, VisibleSchema visible, int parameters) {
-    CheckedQuery q = check.check(sql, visible.names(), visible.restricted());
+  public Checked checked(String sql, VisibleSchema visible, int parameters) {
+    CheckedQuery q;
+    try {
+      q = check.check(sql, visible.names(), visible.restricted());
+    } catch (StatementTooDeepException e) {
+      // a malformed argument rather than a refused statement (-32602)
+      throw new McpException(ErrorCodes.INVALID_PARAMS, "Invalid params: sql: " + e.getMessage());
+    }
     if (q.parameters() != parameters) {
       throw new QueryFailedException("The query has " + q.parameters() + " ? parameter"
           + (q.parameters() == 1 ? "" : "s") + " but " + parameters + " value"
           + (parameters == 1 ? " was" : "s were") + " given");
     }
-    return q.apply(n -> narrowing(visible.table(n.table()).orElseThrow(), n.alias()));
+    // the real tables read, narrowed or not: the subqueries read the same tables
+    return new Checked(q.apply(n -> narrowing(visible.table(n.table()).orElseThrow(),
+        n.alias())), q.tables());
   }
+
+  /**
+   * A caller's statement ready to run.
+   *
+   * @param sql the text to run
+   * @param tables the tables it reads, by their database names
+   */
+  public record Checked(String sql, List<String> tables) {}
 
   private String narrowing(TableInfo table, String alias) {
     String columns = table.columns().stream().map(c -> db.identifiers().quote(c.name()))

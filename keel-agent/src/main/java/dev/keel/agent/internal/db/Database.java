@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ public final class Database implements AutoCloseable {
   private final Identifiers identifiers;
   private final String product;
   private final boolean sample;
+  private final List<String> roleWrites;
 
   private Database(Dialect dialect, HikariDataSource reads, HikariDataSource writes,
       Connection keepAlive, String schema, boolean sample) throws SQLException {
@@ -44,18 +46,31 @@ public final class Database implements AutoCloseable {
     this.writes = writes;
     this.keepAlive = keepAlive;
     this.sample = sample;
+    this.schema = schema;
     try (Connection c = reads.getConnection()) {
       DatabaseMetaData meta = c.getMetaData();
       this.product = meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
       Identifiers.Fold fold = meta.storesLowerCaseIdentifiers() ? Identifiers.Fold.LOWER
           : meta.storesUpperCaseIdentifiers() ? Identifiers.Fold.UPPER : Identifiers.Fold.NONE;
       this.identifiers = new Identifiers(fold, meta.getIdentifierQuoteString());
-      String current = c.getSchema();
-      this.schema = schema != null ? schema : current;
       c.rollback();
+      List<String> problems = SessionPins.problems(c, dialect, schema, true);
+      if (!problems.isEmpty()) {
+        throw new IllegalStateException("the read connections cannot be pinned: "
+            + String.join("; ", problems));
+      }
+      List<String> found;
+      try {
+        found = RolePrivileges.writes(c, dialect);
+      } catch (SQLException e) {
+        found = List.of("its privileges could not be read (" + e.getMessage() + ")");
+      }
+      this.roleWrites = List.copyOf(found);
     }
-    if (this.schema == null) {
-      throw new IllegalArgumentException("the database has no current schema; pass --schema");
+    if (!roleWrites.isEmpty()) {
+      LOG.warn("The agent's database role can change the database: {}. The agent refuses "
+          + "writes itself, but give it a role that may only read (docs/agent.md shows how).",
+          String.join("; ", roleWrites));
     }
   }
 
@@ -80,9 +95,10 @@ public final class Database implements AutoCloseable {
         s.execute("GRANT SELECT ON SCHEMA public TO keel_reader");
       }
       HikariDataSource reads = pool("keel-agent-read", url, "keel_reader", readerPassword,
-          limits.poolSize(), true, Dialect.H2);
+          limits.poolSize(), true, Dialect.H2, "public");
       HikariDataSource writes = writable
-          ? pool("keel-agent-write", url, "sa", adminPassword, 2, false, Dialect.H2) : null;
+          ? pool("keel-agent-write", url, "sa", adminPassword, 2, false, Dialect.H2, "public")
+          : null;
       return new Database(Dialect.H2, reads, writes, keepAlive, "public", true);
     } catch (SQLException | RuntimeException e) {
       closeQuietly(keepAlive);
@@ -99,22 +115,40 @@ public final class Database implements AutoCloseable {
       AgentLimits limits, boolean writable) {
     Dialect dialect = Dialect.of(url);
     HikariDataSource reads = null;
+    HikariDataSource writes = null;
     try {
-      reads = pool("keel-agent-read", url, user, password, limits.poolSize(), true, dialect);
-      HikariDataSource writes = writable
-          ? pool("keel-agent-write", url, user, password, 2, false, dialect) : null;
-      return new Database(dialect, reads, writes, null, schema, false);
+      String exposed = schema != null ? schema : currentSchema(url, user, password);
+      reads = pool("keel-agent-read", url, user, password, limits.poolSize(), true, dialect,
+          exposed);
+      writes = writable
+          ? pool("keel-agent-write", url, user, password, 2, false, dialect, exposed) : null;
+      return new Database(dialect, reads, writes, null, exposed, false);
     } catch (SQLException | RuntimeException e) {
       if (reads != null) {
         reads.close();
+      }
+      if (writes != null) {
+        writes.close();
       }
       throw new IllegalStateException("cannot connect to " + redact(url) + ": "
           + e.getMessage(), e);
     }
   }
 
+  /** The schema a plain connection starts in, the one exposed when none was named. */
+  private static String currentSchema(String url, String user, String password)
+      throws SQLException {
+    try (Connection c = DriverManager.getConnection(url, user, password)) {
+      String current = c.getSchema();
+      if (current == null) {
+        throw new IllegalArgumentException("the database has no current schema; pass --schema");
+      }
+      return current;
+    }
+  }
+
   private static HikariDataSource pool(String name, String url, String user, String password,
-      int size, boolean readOnly, Dialect dialect) {
+      int size, boolean readOnly, Dialect dialect, String schema) {
     HikariConfig config = new HikariConfig();
     config.setPoolName(name);
     config.setJdbcUrl(url);
@@ -129,8 +163,8 @@ public final class Database implements AutoCloseable {
     if (dialect == Dialect.POSTGRESQL) {
       // Send strings untyped so "ordered_at >= ?" with a text value compares as a timestamp.
       config.addDataSourceProperty("stringtype", "unspecified");
-      config.addDataSourceProperty("ApplicationName", name);
     }
+    SessionPins.apply(config, dialect, schema, readOnly);
     return new HikariDataSource(config);
   }
 
@@ -163,6 +197,42 @@ public final class Database implements AutoCloseable {
   /** Returns the product name and version. */
   public String product() {
     return product;
+  }
+
+  /**
+   * Returns what the read role could change, one line per kind of privilege (empty when it may
+   * only read), as the database reported it at start-up.
+   */
+  public List<String> roleWrites() {
+    return roleWrites;
+  }
+
+  /**
+   * Makes a read connection clean before it goes back to the pool (see {@link SessionPins});
+   * one that cannot be made clean is closed for good instead.
+   */
+  public void release(Connection c, boolean write) {
+    boolean clean = SessionPins.reset(c, dialect, schema);
+    try {
+      if (clean) {
+        c.close();
+      } else {
+        LOG.debug("evicting a connection that could not be reset");
+        (write ? writes : reads).evictConnection(c);
+      }
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("returning a connection failed", e);
+    }
+  }
+
+  /** Closes a connection for good (its state is unknown, for example after a cancel). */
+  public void evict(Connection c, boolean write) {
+    try {
+      c.rollback();
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("rollback before eviction failed", e);
+    }
+    (write ? writes : reads).evictConnection(c);
   }
 
   /** Returns true for the embedded sample database. */

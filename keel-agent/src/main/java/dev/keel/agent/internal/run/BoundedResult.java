@@ -34,25 +34,34 @@ final class BoundedResult {
   private final long maxBytes;
   private final int maxCellChars;
   private final CancellationToken cancellation;
+  private final ValueCaps caps;
   private int cutValues;
 
-  BoundedResult(int maxRows, long maxBytes, int maxCellChars, CancellationToken cancellation) {
+  /**
+   * Creates a reader.
+   *
+   * @param caps how the server capped the values, or null when the result set holds them as
+   *     they are
+   */
+  BoundedResult(int maxRows, long maxBytes, int maxCellChars, CancellationToken cancellation,
+      ValueCaps caps) {
     this.maxRows = maxRows;
     this.maxBytes = maxBytes;
     this.maxCellChars = maxCellChars;
     this.cancellation = cancellation;
+    this.caps = caps;
   }
 
   /** Reads {@code rs} into {@code {columns, rows, rowCount, truncated[, truncation]}}. */
   ObjectNode read(ResultSet rs) throws SQLException {
     ResultSetMetaData meta = rs.getMetaData();
-    int n = meta.getColumnCount();
+    int n = caps != null ? caps.names.length : meta.getColumnCount();
     ObjectNode result = NODES.objectNode();
     ArrayNode columns = result.putArray("columns");
     for (int i = 1; i <= n; i++) {
       ObjectNode c = columns.addObject();
-      c.put("name", meta.getColumnLabel(i));
-      c.put("type", meta.getColumnTypeName(i));
+      c.put("name", caps != null ? caps.names[i - 1] : meta.getColumnLabel(i));
+      c.put("type", caps != null ? caps.types[i - 1] : meta.getColumnTypeName(i));
     }
     ArrayNode rows = NODES.arrayNode();
     long bytes = McpJson.standard().write(columns).length() + 64;
@@ -63,8 +72,12 @@ final class BoundedResult {
         break;
       }
       ArrayNode row = NODES.arrayNode();
-      for (int i = 1; i <= n; i++) {
-        row.add(value(rs, i));
+      if (caps == null) {
+        for (int i = 1; i <= n; i++) {
+          row.add(value(rs, i));
+        }
+      } else {
+        capped(rs, row);
       }
       long size = McpJson.standard().write(row).getBytes(StandardCharsets.UTF_8).length + 1L;
       if (bytes + size > maxBytes) {
@@ -95,6 +108,32 @@ final class BoundedResult {
       result.put("truncation", why.append('.').toString());
     }
     return result;
+  }
+
+  /** Puts a row of server-capped values back together (see {@link ValueCaps}). */
+  private void capped(ResultSet rs, ArrayNode row) throws SQLException {
+    int k = 1;
+    for (ValueCaps.Carry carry : caps.carry) {
+      switch (carry) {
+        case PLAIN -> row.add(value(rs, k++));
+        case BYTES -> {
+          byte[] bytes = rs.getBytes(k++);
+          long length = rs.getLong(k++);
+          row.add(bytes == null ? NODES.nullNode() : binary(bytes, length));
+        }
+        case TEXT -> {
+          JsonNode whole = value(rs, k++);
+          String head = rs.getString(k++);
+          long length = rs.getLong(k++);
+          if (head == null) {
+            row.add(whole);
+          } else {
+            row.add(text(head, length));
+          }
+        }
+        default -> throw new IllegalStateException(carry.toString());
+      }
+    }
   }
 
   private JsonNode value(ResultSet rs, int i) throws SQLException {
@@ -174,15 +213,20 @@ final class BoundedResult {
   }
 
   private JsonNode text(String s) {
-    if (s.length() <= maxCellChars) {
+    return text(s, s.length());
+  }
+
+  /** A text of {@code length} characters in all, of which {@code s} are the first. */
+  private JsonNode text(String s, long length) {
+    if (s.length() <= maxCellChars && length <= maxCellChars) {
       return NODES.stringNode(s);
     }
     cutValues++;
-    int end = maxCellChars;
-    if (Character.isHighSurrogate(s.charAt(end - 1))) {
+    int end = Math.min(maxCellChars, s.length());
+    if (end > 0 && Character.isHighSurrogate(s.charAt(end - 1))) {
       end--;
     }
-    return NODES.stringNode(s.substring(0, end) + "...[cut: " + (s.length() - end)
+    return NODES.stringNode(s.substring(0, end) + "...[cut: " + Math.max(0, length - end)
         + " more characters]");
   }
 

@@ -6,38 +6,54 @@ import dev.keel.agent.internal.db.Dialect;
 import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.RequestCancelledException;
 import dev.keel.mcp.server.RequestContext;
+import dev.keel.mcp.server.transport.HandlerThreads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs statements for tools: within the principal's concurrency slot, on a pooled connection,
- * in a transaction that is always rolled back (reads) or committed only as a whole (writes),
- * bounded by the statement timeout, and stopped with {@code Statement.cancel()} the moment the
- * request is cancelled (a {@code notifications/cancelled}, a closed stream or the tool timeout;
- * SPEC §3.4). The connection goes back to the pool whatever happens.
+ * Runs statements for tools: within the principal's slot (taken before the SQL is parsed), on a
+ * pooled connection that is read-only for its whole session, bounded by the statement timeout,
+ * and stopped the moment the request is cancelled (SPEC §3.4).
+ *
+ * <p>The statement runs on a worker thread, from taking the connection to reading the last row,
+ * with the cancel and the timeout armed before it is even prepared. The request waits for the
+ * worker only until the timeout (or its cancellation) and a short grace: an engine that cannot
+ * stop at once (H2 evaluates some functions in loops that never look at a cancel) then finishes
+ * on its own while the request has its answer, still holding the principal's slot and its
+ * connection, so it cannot be used to pile up work. A cancelled connection is closed, not
+ * reused, and every other one is reset before it goes back to the pool.
  */
 public final class QueryRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(QueryRunner.class);
 
-  // Statement.cancel() may open a connection of its own (PostgreSQL does); it runs here so the
-  // thread that cancels the request is never held up.
-  private static final ExecutorService CANCELLERS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "keel-agent-cancel");
-    t.setDaemon(true);
-    return t;
-  });
+  /** How long a request waits for its worker after the statement was told to stop. */
+  static final long GRACE_MILLIS = 500;
+
+  private static final ExecutorService WORKERS = HandlerThreads.newExecutor("keel-agent-sql");
+
+  private static final ScheduledExecutorService TIMER = timer();
 
   private final Database db;
   private final AgentLimits limits;
@@ -50,30 +66,104 @@ public final class QueryRunner {
     this.slots = new PrincipalSlots(limits.maxConcurrentQueries());
   }
 
+  private static ScheduledExecutorService timer() {
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "keel-agent-statement-timeout");
+      t.setDaemon(true);
+      return t;
+    });
+    timer.setRemoveOnCancelPolicy(true);
+    return timer;
+  }
+
   /** Returns the limits. */
   public AgentLimits limits() {
     return limits;
   }
 
   /**
+   * Takes one of the calling principal's statement slots; close it when done.
+   *
+   * @throws QueryFailedException when the principal already runs its limit
+   */
+  public Admission admit(RequestContext ctx) {
+    String who = ctx.principal().fingerprint();
+    if (!slots.tryAcquire(who)) {
+      throw new QueryFailedException("Too many statements running for you (the limit is "
+          + slots.limit() + " at once); try again when one has finished");
+    }
+    return new Admission(() -> slots.release(who));
+  }
+
+  /**
+   * Runs a query built by the agent, in its own slot.
+   *
+   * @see #read(Admission, RequestContext, String, List, int, Collection)
+   */
+  public ObjectNode read(RequestContext ctx, String sql, List<JsonNode> params, int maxRows) {
+    try (Admission admission = admit(ctx)) {
+      return read(admission, ctx, sql, params, maxRows, null);
+    }
+  }
+
+  /**
    * Runs a query in a read-only transaction and returns its bounded result.
    *
    * @param maxRows the most rows to return (at most the configured limit)
+   * @param tables the tables the statement may read (for the engine's own check where it has
+   *     one), or null when the agent built the statement itself
    * @throws QueryFailedException with a peer-safe message when it fails
    * @throws RequestCancelledException when the request was cancelled meanwhile
    */
-  public ObjectNode read(RequestContext ctx, String sql, List<JsonNode> params, int maxRows) {
+  public ObjectNode read(Admission admission, RequestContext ctx, String sql,
+      List<JsonNode> params, int maxRows, Collection<String> tables) {
     int rows = Math.max(1, Math.min(maxRows, limits.maxRows()));
-    return run(ctx, false, (c, token) -> {
-      try (PreparedStatement p = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY,
-          ResultSet.CONCUR_READ_ONLY)) {
-        prepare(p, params, rows);
-        try (CancellationToken.Registration r = onCancel(token, p)) {
-          token.throwIfCancelled();
-          try (ResultSet rs = p.executeQuery()) {
-            return new BoundedResult(rows, limits.maxResultBytes(), limits.maxCellChars(), token)
-                .read(rs);
+    return run(admission, ctx, false, (c, canceller, token) -> {
+      guard(c, sql, params.size(), tables);
+      ValueCaps caps = null;
+      String text = sql;
+      if (db.dialect() == Dialect.POSTGRESQL) {
+        try (PreparedStatement describe = c.prepareStatement(sql)) {
+          canceller.running(describe);
+          bindAll(describe, params);
+          ResultSetMetaData meta = describe.getMetaData();
+          if (meta != null && meta.getColumnCount() > 0) {
+            caps = ValueCaps.of(sql, meta, limits.maxCellChars());
+            text = caps.sql;
+            guard(c, text, params.size(), null);
           }
+        }
+      }
+      try (PreparedStatement p = c.prepareStatement(text, ResultSet.TYPE_FORWARD_ONLY,
+          ResultSet.CONCUR_READ_ONLY)) {
+        canceller.running(p);
+        prepare(p, params, rows, caps == null ? 1 : caps.width());
+        token.throwIfCancelled();
+        try (ResultSet rs = p.executeQuery()) {
+          return new BoundedResult(rows, limits.maxResultBytes(), limits.maxCellChars(), token,
+              caps).read(rs);
+        }
+      }
+    });
+  }
+
+  /** Runs {@code EXPLAIN} of a checked query: plan lines are short, so values are not capped. */
+  public ObjectNode explain(Admission admission, RequestContext ctx, String sql,
+      List<JsonNode> params, int maxLines, Collection<String> tables) {
+    return run(admission, ctx, false, (c, canceller, token) -> {
+      guard(c, sql, params.size(), tables);
+      String text = "EXPLAIN " + sql;
+      if (db.dialect() == Dialect.POSTGRESQL) {
+        guard(c, text, params.size(), null);
+      }
+      try (PreparedStatement p = c.prepareStatement(text, ResultSet.TYPE_FORWARD_ONLY,
+          ResultSet.CONCUR_READ_ONLY)) {
+        canceller.running(p);
+        prepare(p, params, maxLines, 1);
+        token.throwIfCancelled();
+        try (ResultSet rs = p.executeQuery()) {
+          return new BoundedResult(maxLines, limits.maxResultBytes(), limits.maxCellChars(),
+              token, null).read(rs);
         }
       }
     });
@@ -86,10 +176,17 @@ public final class QueryRunner {
    * @return the rows changed
    */
   public int write(RequestContext ctx, String sql, List<JsonNode> params, int expectedRows) {
-    return run(ctx, true, (c, token) -> {
-      try (PreparedStatement p = c.prepareStatement(sql)) {
-        prepare(p, params, 0);
-        try (CancellationToken.Registration r = onCancel(token, p)) {
+    try (Admission admission = admit(ctx)) {
+      return run(admission, ctx, true, (c, canceller, token) -> {
+        if (db.dialect() == Dialect.POSTGRESQL) {
+          String refusal = DriverCheck.refusal(sql, params.size());
+          if (refusal != null) {
+            throw new QueryFailedException("Refused before the database: " + refusal);
+          }
+        }
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+          canceller.running(p);
+          prepare(p, params, 0, 1);
           token.throwIfCancelled();
           int changed = p.executeUpdate();
           if (expectedRows >= 0 && changed != expectedRows) {
@@ -102,65 +199,188 @@ public final class QueryRunner {
           c.commit();
           return changed;
         }
-      }
-    });
+      });
+    }
   }
 
-  /** Work on a connection. */
+  /**
+   * The engine's own reading of a statement, where there is one, before it runs: the driver's
+   * statement split on PostgreSQL, H2's parser on an embedded H2.
+   */
+  private void guard(Connection c, String sql, int parameters, Collection<String> tables)
+      throws SQLException {
+    String refusal = switch (db.dialect()) {
+      case POSTGRESQL -> DriverCheck.refusal(sql, parameters);
+      case H2 -> H2Guard.refusal(c, sql, db.schema(), tables);
+      default -> null;
+    };
+    if (refusal != null) {
+      // the check let through what the engine reads differently: a bug there, never the
+      // caller's to see in detail
+      LOG.warn("a statement that passed the check was refused by the engine's own reading: {}",
+          refusal);
+      throw new QueryFailedException("Refused before the database ran it: " + refusal);
+    }
+  }
+
+  /** Work on a connection, on the worker thread. */
   @FunctionalInterface
   private interface Work<T> {
-    T run(Connection c, CancellationToken token) throws SQLException;
+    T run(Connection c, Canceller canceller, CancellationToken token) throws SQLException;
   }
 
-  private <T> T run(RequestContext ctx, boolean write, Work<T> work) {
-    String who = ctx.principal().fingerprint();
-    if (!slots.tryAcquire(who)) {
-      throw new QueryFailedException("Too many statements running for you (the limit is "
-          + slots.limit() + " at once); try again when one has finished");
-    }
+  private <T> T run(Admission admission, RequestContext ctx, boolean write, Work<T> work) {
     CancellationToken token = ctx.cancellation();
+    token.throwIfCancelled();
+    if (write && db.writes() == null) {
+      throw new QueryFailedException("Writes are not enabled on this agent");
+    }
+    CompletableFuture<T> result = new CompletableFuture<>();
+    AtomicBoolean timedOut = new AtomicBoolean();
+    CompletableFuture<Void> stopped = new CompletableFuture<>();
+    Admission held = admission.retain();
     try {
-      if (write && db.writes() == null) {
-        throw new QueryFailedException("Writes are not enabled on this agent");
+      WORKERS.execute(() -> {
+        try (held) {
+          result.complete(onConnection(write, work, token, timedOut, stopped));
+        } catch (Throwable e) {
+          result.completeExceptionally(e);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      held.close();
+      throw new QueryFailedException("The agent is shutting down");
+    }
+    return await(result, stopped, timedOut, token);
+  }
+
+  private <T> T onConnection(boolean write, Work<T> work, CancellationToken token,
+      AtomicBoolean timedOut, CompletableFuture<Void> stopped) throws SQLException {
+    Connection c = (write ? db.writes() : db.reads()).getConnection();
+    Canceller canceller = new Canceller(db.dialect(), c);
+    ScheduledFuture<?> timer = TIMER.schedule(() -> {
+      timedOut.set(true);
+      canceller.cancel();
+      stopped.complete(null);
+    }, limits.statementTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    boolean ended = false;
+    try (CancellationToken.Registration r = token.onCancel(() -> {
+      canceller.cancel();
+      stopped.complete(null);
+    })) {
+      begin(c, write);
+      T value = work.run(c, canceller, token);
+      ended = true;
+      return value;
+    } finally {
+      timer.cancel(false);
+      boolean interrupted = Thread.interrupted();
+      if (canceller.fired() || !ended && c.isClosed()) {
+        db.evict(c, write);
+      } else {
+        try {
+          c.rollback();
+        } catch (SQLException e) {
+          LOG.debug("rollback failed", e);
+        }
+        db.release(c, write);
       }
-      Connection c = (write ? db.writes() : db.reads()).getConnection();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Waits for the worker: until it answers, or, once the statement was told to stop (timeout or
+   * cancellation), for a short grace more.
+   */
+  private <T> T await(CompletableFuture<T> result, CompletableFuture<Void> stopped,
+      AtomicBoolean timedOut, CancellationToken token) {
+    try {
       try {
-        begin(c, write);
-        return work.run(c, token);
-      } finally {
-        release(c);
+        CompletableFuture.anyOf(result, stopped).get();
+      } catch (ExecutionException failed) {
+        // the worker failed: its exception is unwrapped below
       }
-    } catch (SQLException e) {
+      if (!result.isDone()) {
+        try {
+          return unwrap(result, GRACE_MILLIS, timedOut, token);
+        } catch (TimeoutException e) {
+          if (token.isCancelled()) {
+            throw new RequestCancelledException(token.reason());
+          }
+          throw new QueryFailedException("The statement was stopped: it ran longer than the "
+              + "statement timeout (the database is still winding it down)");
+        }
+      }
+      return unwrap(result, 0, timedOut, token);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RequestCancelledException(token.reason());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private <T> T unwrap(CompletableFuture<T> result, long waitMillis, AtomicBoolean timedOut,
+      CancellationToken token) throws TimeoutException, InterruptedException {
+    try {
+      return waitMillis > 0 ? result.get(waitMillis, TimeUnit.MILLISECONDS) : result.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
       if (token.isCancelled()) {
         throw new RequestCancelledException(token.reason());
       }
-      LOG.debug("statement failed: {}", e.toString());
-      throw new QueryFailedException(SqlErrors.message(e));
-    } finally {
-      slots.release(who);
+      if (cause instanceof SQLException sql) {
+        LOG.debug("statement failed: {}", sql.toString());
+        if (timedOut.get()) {
+          return rethrow(new QueryFailedException("The statement was stopped: it ran longer "
+              + "than the statement timeout"));
+        }
+        return rethrow(new QueryFailedException(SqlErrors.message(sql)));
+      }
+      if (cause instanceof RuntimeException r) {
+        return rethrow(r);
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(cause);
     }
+  }
+
+  private static <T> T rethrow(RuntimeException e) {
+    throw e;
   }
 
   /** Starts the transaction: read-only unless writing, with the statement timeout. */
   private void begin(Connection c, boolean write) throws SQLException {
     if (db.dialect() == Dialect.POSTGRESQL) {
       try (Statement s = c.createStatement()) {
-        // Said explicitly, whatever the driver's readOnlyMode: the second read-only layer.
+        // Said explicitly, on top of the session's read-only default.
         s.execute((write ? "SET TRANSACTION READ WRITE" : "SET TRANSACTION READ ONLY")
             + "; SET LOCAL statement_timeout = " + limits.statementTimeout().toMillis());
       }
     }
   }
 
-  private void prepare(PreparedStatement p, List<JsonNode> params, int maxRows)
+  private void prepare(PreparedStatement p, List<JsonNode> params, int maxRows, int width)
       throws SQLException {
     long seconds = Math.max(1, (limits.statementTimeout().toMillis() + 999) / 1000);
     p.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, seconds));
     if (maxRows > 0) {
-      // one row more than returned, to know whether the result was cut
+      // one row more than returned, to know whether the result was cut; the driver holds a
+      // whole fetch in memory, so a fetch stays within a few times the byte limit
       p.setMaxRows(maxRows + 1);
-      p.setFetchSize(Math.min(maxRows + 1, 256));
+      long rowBytes = Math.max(1, (long) width * limits.maxCellChars() * 4);
+      long fit = Math.max(1, 4 * limits.maxResultBytes() / rowBytes);
+      p.setFetchSize((int) Math.min(Math.min(maxRows + 1, 256), fit));
     }
+    bindAll(p, params);
+  }
+
+  private static void bindAll(PreparedStatement p, List<JsonNode> params) throws SQLException {
     for (int i = 0; i < params.size(); i++) {
       bind(p, i + 1, params.get(i));
     }
@@ -179,39 +399,6 @@ public final class QueryRunner {
       p.setString(index, value.stringValue());
     } else {
       throw new QueryFailedException("Parameters must be strings, numbers, booleans or null");
-    }
-  }
-
-  private static CancellationToken.Registration onCancel(CancellationToken token,
-      Statement statement) {
-    return token.onCancel(() -> CANCELLERS.execute(() -> {
-      try {
-        statement.cancel();
-      } catch (SQLException | RuntimeException e) {
-        LOG.debug("Statement.cancel failed (the statement may have ended)", e);
-      }
-    }));
-  }
-
-  /**
-   * Rolls back whatever is left and returns the connection to the pool. An interrupt (the
-   * cancellation reached the thread too) must not stop either, so it is held back meanwhile.
-   */
-  private static void release(Connection c) {
-    boolean interrupted = Thread.interrupted();
-    try {
-      c.rollback();
-    } catch (SQLException e) {
-      LOG.debug("rollback failed", e);
-    }
-    try {
-      c.close();
-    } catch (SQLException e) {
-      LOG.debug("returning a connection failed", e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.keel.agent.internal.tools;
 
 import dev.keel.agent.internal.AgentCore;
 import dev.keel.agent.internal.db.VisibleSchema;
+import dev.keel.agent.internal.run.Admission;
 import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.server.McpServer;
 import dev.keel.mcp.server.RequestContext;
@@ -44,18 +45,28 @@ public final class QueryTools {
   }
 
   private CallToolResult query(RequestContext ctx, ObjectNode args) {
-    VisibleSchema visible = core.visible(ctx);
-    List<JsonNode> params = params(args);
-    String sql = core.checked(args.path("sql").asString(""), visible, params.size());
-    int maxRows = args.path("maxRows").asInt(core.limits().maxRows());
-    return CallToolResult.structured(core.runner().read(ctx, sql, params, maxRows));
+    // admitted before the statement is parsed: parsing is work too
+    try (Admission admission = core.runner().admit(ctx)) {
+      VisibleSchema visible = core.visible(ctx);
+      List<JsonNode> params = params(args);
+      AgentCore.Checked checked = core.checked(args.path("sql").asString(""), visible,
+          params.size());
+      int maxRows = args.path("maxRows").asInt(core.limits().maxRows());
+      return CallToolResult.structured(core.runner().read(admission, ctx, checked.sql(),
+          params, maxRows, checked.tables()));
+    }
   }
 
   private CallToolResult explain(RequestContext ctx, ObjectNode args) {
-    VisibleSchema visible = core.visible(ctx);
-    List<JsonNode> params = params(args);
-    String sql = core.checked(args.path("sql").asString(""), visible, params.size());
-    ObjectNode plan = core.runner().read(ctx, "EXPLAIN " + sql, params, MAX_PLAN_LINES);
+    ObjectNode plan;
+    try (Admission admission = core.runner().admit(ctx)) {
+      VisibleSchema visible = core.visible(ctx);
+      List<JsonNode> params = params(args);
+      AgentCore.Checked checked = core.checked(args.path("sql").asString(""), visible,
+          params.size());
+      plan = core.runner().explain(admission, ctx, checked.sql(), params, MAX_PLAN_LINES,
+          checked.tables());
+    }
     StringBuilder text = new StringBuilder();
     for (JsonNode row : plan.get("rows")) {
       for (JsonNode cell : row) {
