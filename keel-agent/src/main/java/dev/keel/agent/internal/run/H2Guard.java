@@ -10,7 +10,11 @@ import org.h2.engine.DbObject;
 import org.h2.engine.Session;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
+import org.h2.table.CTE;
+import org.h2.table.DerivedTable;
 import org.h2.table.DualTable;
+import org.h2.table.FunctionTable;
+import org.h2.table.TableValueConstructorTable;
 import org.h2.table.RangeTable;
 import org.h2.table.Table;
 
@@ -48,8 +52,7 @@ final class H2Guard {
       if (tables != null) {
         Set<DbObject> dependencies = command.getDependencies();
         for (DbObject d : dependencies) {
-          // DUAL and SYSTEM_RANGE hold no data
-          if (d instanceof Table t && !(t instanceof DualTable) && !(t instanceof RangeTable)
+          if (d instanceof Table t && !holdsNoData(t)
               && !(t.getSchema() != null && t.getSchema().getName().equals(schema)
                   && tables.contains(t.getName()))) {
             return "it reads a table the check did not allow";
@@ -60,5 +63,19 @@ final class H2Guard {
     } finally {
       command.close();
     }
+  }
+
+  /**
+   * The statement's own constructs: subqueries, WITH queries, VALUES, DUAL, SYSTEM_RANGE and
+   * UNNEST. Everything else is data the check must have allowed: tables and views, but also
+   * linked tables, CSVREAD, Java table functions and data-change delta tables, all refused.
+   */
+  private static boolean holdsNoData(Table t) {
+    if (t instanceof DerivedTable || t instanceof CTE || t instanceof DualTable
+        || t instanceof RangeTable || t instanceof TableValueConstructorTable) {
+      return true;
+    }
+    return t instanceof FunctionTable && (t.getName().equalsIgnoreCase("UNNEST")
+        || t.getName().equalsIgnoreCase("TABLE") || t.getName().equalsIgnoreCase("TABLE_DISTINCT"));
   }
 }
