@@ -30,9 +30,10 @@ import java.util.Set;
  * context.addServlet(holder, "/*");
  * }</pre>
  *
- * <p>No container thread waits on a handler: requests leave the container thread through
- * servlet async and run on virtual threads where the JVM has them, and an idle SSE stream holds
- * no thread at all.
+ * <p>No container thread waits on a handler or on a client: requests leave the container thread
+ * through servlet async and run on virtual threads where the JVM has them, a body that has not
+ * all arrived is read in async mode as it comes ({@link Builder#bodyTimeout}), and an idle SSE
+ * stream holds no thread at all. A POST is authenticated before any byte of its body is read.
  */
 public final class McpServlet extends HttpServlet {
 
@@ -68,6 +69,14 @@ public final class McpServlet extends HttpServlet {
     return transport.openListeningStreams();
   }
 
+  /**
+   * Returns how many bytes of the total-buffer budget ({@link Builder#maxBufferedBodyBytes})
+   * the POST bodies still arriving hold now.
+   */
+  public long bufferedBodyBytes() {
+    return transport.bufferedBodyBytes();
+  }
+
   /** Returns how many sessions the transport holds stream state for. */
   public int trackedSessions() {
     return transport.trackedSessions();
@@ -95,6 +104,8 @@ public final class McpServlet extends HttpServlet {
     private Duration keepAlive = Duration.ofSeconds(15);
     private Duration retry = Duration.ofSeconds(1);
     private EventStore events = EventStore.inMemory(1000, 4L * 1024 * 1024);
+    private Duration bodyTimeout = Duration.ofSeconds(30);
+    private long maxBufferedBodyBytes = 64L * 1024 * 1024;
 
     private Builder(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");
@@ -202,20 +213,57 @@ public final class McpServlet extends HttpServlet {
       return this;
     }
 
+    /**
+     * Sets how long a POST body may take to arrive once its head has (default 30 s); a body
+     * still incomplete then is answered 408 and its connection closed. Bodies are read without
+     * holding a thread, so a slow client costs a timer entry and its buffer, never a thread.
+     */
+    public Builder bodyTimeout(Duration value) {
+      requirePositive(value, "bodyTimeout");
+      this.bodyTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets how many bytes all POST bodies still arriving may buffer between them (default 64
+     * MiB). A body's buffer grows only with the bytes it received; one that would take the total
+     * past this is answered 503 with {@code Retry-After}, so slow clients, even authenticated
+     * ones, cannot hold more of the heap. Two things do not count: a body that arrived whole
+     * with its head (parsed at once), and the first 8 KiB of each body, so that a small request
+     * is never refused because others are slow (each connection holds at most that much outside
+     * the cap, and only until the body timeout). Must exceed {@link #maxBodyBytes}.
+     */
+    public Builder maxBufferedBodyBytes(long value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("maxBufferedBodyBytes must be positive: " + value);
+      }
+      this.maxBufferedBodyBytes = value;
+      return this;
+    }
+
     /** Sets where SSE events are kept for resumption; null turns resumability off. */
     public Builder eventStore(EventStore value) {
       this.events = value;
       return this;
     }
 
-    /** Returns the servlet. */
+    /**
+     * Returns the servlet.
+     *
+     * @throws IllegalArgumentException when {@link #maxBufferedBodyBytes} does not exceed the
+     *     body limit (no body of the largest size could ever be read)
+     */
     public McpServlet build() {
       int bodyLimit = maxBodyBytes != null ? maxBodyBytes
           : server.engine().codec().json().limits().maxBytes();
+      if (maxBufferedBodyBytes <= bodyLimit) {
+        throw new IllegalArgumentException("maxBufferedBodyBytes (" + maxBufferedBodyBytes
+            + ") must exceed the body limit (" + bodyLimit + ")");
+      }
       HttpTransport.Options options = new HttpTransport.Options(path, healthPath,
           new OriginPolicy(allowedOrigins, allowedHosts, loopbackOnly), authenticator,
           fingerprintResolver, rateLimiter, bodyLimit, sessions, keepAlive, retry,
-          sessions ? events : null, maxListeningStreams);
+          sessions ? events : null, maxListeningStreams, bodyTimeout, maxBufferedBodyBytes);
       return new McpServlet(new HttpTransport(server.engine(), options));
     }
 

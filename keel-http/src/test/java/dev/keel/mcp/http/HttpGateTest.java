@@ -18,7 +18,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Every gate of SPEC §3.1, over real HTTP on a real Jetty, each asserting the status and the
- * JSON-RPC error code, and the order of the gates (cheap, unauthenticated checks first).
+ * JSON-RPC error code, and the order of the gates (cheap, unauthenticated checks first). Issue 14
+ * moves authentication before the body of a POST is read, so the checks that need the body
+ * (JSON, protocol version) now come after it.
  */
 class HttpGateTest {
 
@@ -28,6 +30,9 @@ class HttpGateTest {
       + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
       + "\"clientInfo\":{\"name\":\"gate-test\",\"version\":\"1\"}}}";
   static final String PING = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}";
+  /** The one body of every 401. */
+  static final String UNAUTHORIZED = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"
+      + "-32001,\"message\":\"Unauthorized\"}}";
 
   static McpServer server;
   static McpHttpServer http;
@@ -159,6 +164,7 @@ class HttpGateTest {
     try (RawHttp raw = new RawHttp(port)) {
       raw.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
           + "Content-Type: application/json\r\nAccept: " + ACCEPT + "\r\n"
+          + "Authorization: Bearer alice-secret\r\n"
           + "Transfer-Encoding: chunked\r\n\r\n");
       // One chunk just over the limit; the stream is never terminated, so only a server that
       // stops reading at limit+1 bytes can answer.
@@ -186,24 +192,55 @@ class HttpGateTest {
     assertThat(errorCode(r)).isEqualTo(-32700);
   }
 
+  /**
+   * Invariant 38 once authenticated: issue 14 reads no body before authentication, so the same
+   * bodies from an unauthenticated client get the one fixed 401 (and are never read).
+   */
   @Test
-  void inv38_batchAndNonObjectBodiesAreInvalidRequests() throws IOException {
+  void inv38_batchAndNonObjectBodiesAreInvalidRequestsOnceAuthenticated() throws IOException {
     for (String body : new String[] {"[" + PING + "]", "42", "\"text\"", "{\"jsonrpc\":\"2.0\"}",
         ""}) {
-      RawHttp.Response r = post(body, "Authorization", "Bearer nobody");
+      RawHttp.Response r = post(body);
       assertThat(r.status()).as(body).isEqualTo(400);
       assertThat(errorCode(r)).as(body).isEqualTo(-32600);
+      RawHttp.Response stranger = post(body, "Authorization", "Bearer nobody");
+      assertThat(stranger.status()).as(body).isEqualTo(401);
+      assertThat(stranger.body()).isEqualTo(UNAUTHORIZED);
     }
   }
 
+  /**
+   * Invariant 37 once authenticated: the version header of a POST is checked after its body is
+   * read, which issue 14 moves after authentication; an unauthenticated request is 401 whatever
+   * version it names.
+   */
   @Test
-  void inv37_unsupportedProtocolVersionIsRefusedBeforeAuthentication() throws IOException {
-    RawHttp.Response r = post(PING, "MCP-Protocol-Version", "1999-01-01",
-        "Authorization", "Bearer nobody");
+  void inv37_unsupportedProtocolVersionIsRefusedOnceAuthenticated() throws IOException {
+    RawHttp.Response r = post(PING, "MCP-Protocol-Version", "1999-01-01");
     assertThat(r.status()).isEqualTo(400);
     assertThat(errorCode(r)).isEqualTo(-32022);
     JsonNode data = McpJson.standard().parse(r.body()).get("error").get("data");
     assertThat(data.get("supported").toString()).contains("2025-11-25");
+    RawHttp.Response stranger = post(PING, "MCP-Protocol-Version", "1999-01-01",
+        "Authorization", "Bearer nobody");
+    assertThat(stranger.status()).isEqualTo(401);
+    assertThat(stranger.body()).isEqualTo(UNAUTHORIZED);
+  }
+
+  /** Issue 14, finding 8: authentication comes before the body, which a refusal never reads. */
+  @Test
+  void authenticationComesBeforeTheBodyWhichARefusalNeverReads() throws IOException {
+    try (RawHttp raw = new RawHttp(port)) {
+      // The head promises a body that never comes: only a server that does not wait for it
+      // can answer, and it must then close the connection rather than wait for the rest.
+      raw.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
+          + "Content-Type: application/json\r\nAccept: " + ACCEPT + "\r\n"
+          + "Authorization: Bearer wrong\r\nContent-Length: 1000\r\n\r\n{");
+      RawHttp.Response r = raw.readResponse(Long.MAX_VALUE);
+      assertThat(r.status()).isEqualTo(401);
+      assertThat(r.header("connection")).isEqualTo("close");
+      assertThat(raw.readToEnd()).as("the server closes the connection").isEmpty();
+    }
   }
 
   @Test

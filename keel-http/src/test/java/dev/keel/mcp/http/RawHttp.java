@@ -30,11 +30,25 @@ final class RawHttp implements AutoCloseable {
   private final OutputStream out;
 
   RawHttp(int port) throws IOException {
-    socket = new Socket();
-    socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-    socket.setSoTimeout(10_000);
+    this(connect(port));
+  }
+
+  private RawHttp(Socket socket) throws IOException {
+    this.socket = socket;
     in = socket.getInputStream();
     out = socket.getOutputStream();
+  }
+
+  private static Socket connect(int port) throws IOException {
+    Socket socket = new Socket();
+    socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+    socket.setSoTimeout(10_000);
+    return socket;
+  }
+
+  /** Reads responses from a connection the caller writes to itself. */
+  static RawHttp over(Socket socket) throws IOException {
+    return new RawHttp(socket);
   }
 
   /** Sends raw bytes. */
@@ -222,6 +236,15 @@ final class RawHttp implements AutoCloseable {
       return "";
     }
     return new String(in.readNBytes(Integer.parseInt(length)), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads until the peer closes the connection and returns what came; a read timeout (the
+   * socket's, ten seconds unless set) fails, since a connection left open is what a caller
+   * checks against.
+   */
+  String readToEnd() throws IOException {
+    return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
   }
 
   /** Drops the connection with a reset (no orderly close), as a crashed or killed peer does. */

@@ -2,14 +2,9 @@ package dev.keel.mcp.http.internal;
 
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.ProtocolVersion;
-import dev.keel.mcp.core.jsonrpc.InvalidMessageException;
-import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
-import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
@@ -19,8 +14,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The cheap, unauthenticated checks every request passes first, in the order of SPEC §3.1:
- * path, health, rate limit, method, origin and host, then for POST the body, then the protocol
- * version header. Each refusal is a plain JSON-RPC error with a precise status.
+ * path, health, rate limit, method, origin and host; and the protocol version header, which for
+ * a POST is checked only once its body is read, after authentication (issue 14). Each refusal is
+ * a plain JSON-RPC error with a precise status.
  */
 final class Gates {
 
@@ -74,34 +70,6 @@ final class Gates {
     return true;
   }
 
-  /** Content type, size and JSON of a POST body. Returns null when it answered. */
-  JsonRpcMessage readMessage(HttpServletRequest req, HttpServletResponse resp,
-      JsonRpcCodec codec) throws IOException {
-    if (!isJson(req.getContentType())) {
-      errors.write(resp, 415, ErrorCodes.INVALID_REQUEST,
-          "Unsupported Media Type: Content-Type must be application/json");
-      return null;
-    }
-    int limit = options.maxBodyBytes();
-    if (req.getContentLengthLong() > limit) {
-      errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
-          "Payload Too Large: the limit is " + limit + " bytes");
-      return null;
-    }
-    byte[] body = readAtMost(req.getInputStream(), limit, req.getContentLengthLong());
-    if (body == null) {
-      errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
-          "Payload Too Large: the limit is " + limit + " bytes");
-      return null;
-    }
-    try {
-      return codec.decode(body);
-    } catch (InvalidMessageException e) {
-      errors.write(resp, 400, e.requestId(), e.code(), e.getMessage(), null);
-      return null;
-    }
-  }
-
   /** The MCP-Protocol-Version header, when present, must name a version Keel speaks. */
   boolean passVersion(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     String version = req.getHeader("MCP-Protocol-Version");
@@ -114,63 +82,6 @@ final class Gates {
     errors.write(resp, 400, null, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
         "Bad Request: unsupported protocol version", data);
     return false;
-  }
-
-  /**
-   * Reads a body whose length the request declared ({@code declared} ≥ 0, already checked
-   * against the limit) straight into an array of that size; any other body goes through
-   * {@link #readAtMost(InputStream, int)}. The hot path of every POST: one exact allocation
-   * instead of two zeroed 8 KiB buffers and a copy.
-   */
-  static byte[] readAtMost(InputStream in, int limit, long declared) throws IOException {
-    if (declared < 0 || declared > limit) {
-      return readAtMost(in, limit);
-    }
-    byte[] body = new byte[(int) declared];
-    int n = in.readNBytes(body, 0, body.length);
-    if (n < body.length) {
-      // The peer sent less than it declared; what came is parsed (and refused) as it is.
-      return java.util.Arrays.copyOf(body, n);
-    }
-    // A container keeps a body to its declared length; this read only confirms the end.
-    int next = in.read();
-    if (next < 0) {
-      return body;
-    }
-    if (body.length + 1 > limit) {
-      return null;
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 1024);
-    out.write(body);
-    out.write(next);
-    byte[] rest = readAtMost(in, limit - body.length - 1);
-    if (rest == null) {
-      return null;
-    }
-    out.write(rest);
-    return out.toByteArray();
-  }
-
-  /** Reads the body, or returns null as soon as it exceeds {@code limit} (limit+1 bytes read). */
-  static byte[] readAtMost(InputStream in, int limit) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(limit, 8192));
-    byte[] buffer = new byte[8192];
-    long total = 0;
-    while (true) {
-      int want = (int) Math.min(buffer.length, (long) limit + 1 - total);
-      if (want <= 0) {
-        return null;
-      }
-      int n = in.read(buffer, 0, want);
-      if (n < 0) {
-        return out.toByteArray();
-      }
-      total += n;
-      if (total > limit) {
-        return null;
-      }
-      out.write(buffer, 0, n);
-    }
   }
 
   static boolean isJson(String contentType) {

@@ -36,8 +36,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Streamable HTTP, legacy era: the gates of SPEC §3.1 in order (cheap and unauthenticated
- * checks first), then sessions, then the engine.
+ * Streamable HTTP, both eras: the gates of SPEC §3.1 (cheap and unauthenticated checks first),
+ * then sessions, then the engine. One departure from SPEC §3.1, by issue 14: a POST is
+ * authenticated before any byte of its body is read, so the checks that need the body (the
+ * JSON, the stateless header checks, the legacy version header) come after authentication.
  */
 public final class HttpTransport implements AutoCloseable {
 
@@ -59,11 +61,14 @@ public final class HttpTransport implements AutoCloseable {
    * @param retry the reconnection delay sent before the server closes a stream
    * @param events the event store, or null for no resumability
    * @param maxListeningStreams the most open GET streams
+   * @param bodyTimeout how long a POST body may take to arrive after its head
+   * @param maxBufferedBodyBytes the bytes all bodies still arriving may buffer between them
    */
   public record Options(String path, String healthPath, OriginPolicy origins,
       Authenticator authenticator, FingerprintResolver fingerprintResolver,
       RateLimiter rateLimiter, int maxBodyBytes, boolean sessions, Duration keepAlive,
-      Duration retry, EventStore events, int maxListeningStreams) {}
+      Duration retry, EventStore events, int maxListeningStreams, Duration bodyTimeout,
+      long maxBufferedBodyBytes) {}
 
   private final ServerEngine engine;
   private final Options options;
@@ -72,6 +77,7 @@ public final class HttpTransport implements AutoCloseable {
   private final TransportContext context;
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
+  private final BodyRead.Limits bodies;
   /**
    * Non-blocking calls running on container threads; past the limit they are handed off like any
    * other call, so a tool wrongly marked non-blocking holds some container threads, never the
@@ -112,6 +118,11 @@ public final class HttpTransport implements AutoCloseable {
         executor, options.retry().toMillis(), options.keepAlive().toNanos(),
         min(SSE_AFTER, options.keepAlive()).toNanos(), openListening);
     this.gates = new Gates(options, errors);
+    // A read is timed out within a quarter of its timeout (at most 250 ms late).
+    Duration bodyTick = min(Duration.ofMillis(250), options.bodyTimeout().dividedBy(4));
+    this.bodies = new BodyRead.Limits(options.maxBodyBytes(), options.bodyTimeout().toNanos(),
+        new BodyBudget(options.maxBufferedBodyBytes()), new KeepAlive(bodyTick, executor),
+        errors);
   }
 
   /** Serves one HTTP request. */
@@ -126,29 +137,54 @@ public final class HttpTransport implements AutoCloseable {
     }
   }
 
+  /**
+   * A POST: content type and declared length, then authentication, all before any byte of the
+   * body is read; then the body, read without waiting on the client ({@link BodyRead}).
+   */
   private void post(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    JsonRpcMessage message = gates.readMessage(req, resp, engine.codec());
-    if (message == null) {
+    if (!Gates.isJson(req.getContentType())) {
+      BodyRead.closeIfBodyUnread(req, resp);
+      errors.write(resp, 415, ErrorCodes.INVALID_REQUEST,
+          "Unsupported Media Type: Content-Type must be application/json");
+      return;
+    }
+    int limit = options.maxBodyBytes();
+    if (req.getContentLengthLong() > limit) {
+      BodyRead.closeIfBodyUnread(req, resp);
+      errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
+          "Payload Too Large: the limit is " + limit + " bytes");
+      return;
+    }
+    Optional<Principal> principal = authenticate(req, resp);
+    if (principal.isEmpty()) {
+      return;
+    }
+    new BodyRead(req, resp, bodies, (read, body) -> posted(req, resp, read, principal.get(),
+        body)).start();
+  }
+
+  /** A POST whose body has arrived, on the thread that read its last bytes. */
+  private void posted(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
+      Principal principal, byte[] body) throws IOException {
+    JsonRpcMessage message;
+    try {
+      message = engine.codec().decode(body);
+    } catch (InvalidMessageException e) {
+      errors.write(resp, 400, e.requestId(), e.code(), e.getMessage(), null);
       return;
     }
     if (message instanceof JsonRpcRequest r && ModernGate.isModern(req, r)) {
-      postModern(req, resp, r);
+      postModern(req, resp, read, principal, r);
       return;
     }
     if (message instanceof JsonRpcNotification n && ModernGate.isModern(req, n)) {
       // The stateless era defines no notification over HTTP (closing a stream is the cancel):
       // accepted and ignored, as clients that send one anyway expect.
-      if (authenticate(req, resp).isPresent()) {
-        resp.setStatus(202);
-      }
+      resp.setStatus(202);
       return;
     }
     boolean initialize = message instanceof JsonRpcRequest r && r.method().equals("initialize");
     if (!initialize && !gates.passVersion(req, resp)) {
-      return;
-    }
-    Optional<Principal> principal = authenticate(req, resp);
-    if (principal.isEmpty()) {
       return;
     }
     String sid = req.getHeader("Mcp-Session-Id");
@@ -157,7 +193,7 @@ public final class HttpTransport implements AutoCloseable {
       return;
     }
     if (initialize) {
-      initialize(resp, (JsonRpcRequest) message, principal.get(), sid);
+      initialize(resp, (JsonRpcRequest) message, principal, sid);
       return;
     }
     ServerSession session = null;
@@ -167,13 +203,13 @@ public final class HttpTransport implements AutoCloseable {
             "Bad Request: Mcp-Session-Id header is required");
         return;
       }
-      session = ownedSession(sid, principal.get(), resp);
+      session = ownedSession(sid, principal, resp);
       if (session == null) {
         return;
       }
     }
     if (!(message instanceof JsonRpcRequest request)) {
-      engine.handle(session, principal.get(), message, NO_STREAM);
+      engine.handle(session, principal, message, NO_STREAM);
       resp.setStatus(202);
       return;
     }
@@ -182,23 +218,19 @@ public final class HttpTransport implements AutoCloseable {
           "Not Acceptable: accept application/json or text/event-stream");
       return;
     }
-    dispatch(req, resp, session, principal.get(), request);
+    dispatch(req, resp, read, session, principal, request);
   }
 
   /**
-   * A stateless request: header checks before authentication, then the engine without any
+   * A stateless request (already authenticated): the header checks, then the engine without any
    * session. A {@code Mcp-Session-Id} it carries is ignored, and none is ever minted.
    */
-  private void postModern(HttpServletRequest req, HttpServletResponse resp,
-      JsonRpcRequest request) throws IOException {
+  private void postModern(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
+      Principal principal, JsonRpcRequest request) throws IOException {
     Optional<ModernGate.Refusal> refusal = ModernGate.check(req, request, engine);
     if (refusal.isPresent()) {
       ModernGate.Refusal r = refusal.get();
       errors.write(resp, r.status(), request.id(), r.code(), r.message(), r.data());
-      return;
-    }
-    Optional<Principal> principal = authenticate(req, resp);
-    if (principal.isEmpty()) {
       return;
     }
     if (!Gates.accepts(req, "application/json") && !Gates.accepts(req, "text/event-stream")) {
@@ -206,11 +238,11 @@ public final class HttpTransport implements AutoCloseable {
           "Not Acceptable: accept application/json or text/event-stream");
       return;
     }
-    dispatch(req, resp, null, principal.get(), request);
+    dispatch(req, resp, read, null, principal, request);
   }
 
-  private void dispatch(HttpServletRequest req, HttpServletResponse resp, ServerSession session,
-      Principal principal, JsonRpcRequest request) throws IOException {
+  private void dispatch(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
+      ServerSession session, Principal principal, JsonRpcRequest request) throws IOException {
     boolean resumable = session != null && options.events() != null
         && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
     SessionStreams streams = session == null ? null : streamsFor(session);
@@ -224,9 +256,11 @@ public final class HttpTransport implements AutoCloseable {
     boolean sseAccepted = Gates.accepts(req, "text/event-stream");
     boolean modern = session == null && ModernGate.isModern(req, request);
     Supplier<PostExchange> exchangeOf = () -> {
-      AsyncContext async = req.startAsync();
-      async.setTimeout(0);
-      return new PostExchange(context, async, streams, sseAccepted, resumable, modern);
+      AsyncContext async = read.asyncContext();
+      PostExchange exchange =
+          new PostExchange(context, async, streams, sseAccepted, resumable, modern);
+      read.listen(async, exchange);
+      return exchange;
     };
     if (engine.runsInline(request) && inlineSlots.tryAcquire()) {
       // A tool registered as non-blocking: no hand-off (SPEC 2 departure, opt-in per tool; see
@@ -387,6 +421,9 @@ public final class HttpTransport implements AutoCloseable {
       principal = Optional.empty();
     }
     if (principal == null || principal.isEmpty()) {
+      // A refused request never has its body read (issue 14): the connection closes after the
+      // 401 rather than carry or wait for bytes nobody will read.
+      BodyRead.closeIfBodyUnread(req, resp);
       HttpErrors.unauthorized(resp);
       return Optional.empty();
     }
@@ -456,6 +493,11 @@ public final class HttpTransport implements AutoCloseable {
     return openListening.get();
   }
 
+  /** Returns how many bytes of the body budget the bodies still arriving hold. */
+  public long bufferedBodyBytes() {
+    return bodies.budget().reserved();
+  }
+
   /** Returns how many sessions have transport state (streams or stored events). */
   public int trackedSessions() {
     return sessionStreams.size();
@@ -465,6 +507,7 @@ public final class HttpTransport implements AutoCloseable {
   public void close() {
     context.keepAlive().close();
     context.probes().close();
+    bodies.timer().close();
     for (SessionStreams streams : sessionStreams.values()) {
       streams.closeAll(true);
     }

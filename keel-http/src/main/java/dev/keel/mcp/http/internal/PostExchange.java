@@ -62,7 +62,8 @@ final class PostExchange implements AnsweredStream, AsyncListener, KeepAlive.Tic
     this.sseAccepted = sseAccepted;
     this.modern = modern;
     this.resumable = resumable && streams != null && context.events() != null;
-    async.addListener(this);
+    // Its creator registers it as the async listener (BodyRead.listen): a context started to
+    // read the body already has one, added while the container dispatched.
     context.probes().add(this);
   }
 
