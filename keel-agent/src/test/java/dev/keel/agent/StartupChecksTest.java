@@ -1,6 +1,7 @@
 package dev.keel.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.Statement;
@@ -8,10 +9,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * At start-up the agent asks the database what its role could change, and names every kind of
- * write privilege it finds; a role made as docs/agent.md shows has none.
+ * What the agent checks when it starts: that every read connection is pinned as it must be (a
+ * JDBC URL that overrides a pin is refused, naming it), and what its role could change (every
+ * kind of write privilege is named; a role made as docs/agent.md shows has none).
  */
-class RolePrivilegesTest {
+class StartupChecksTest {
+
+  @Test
+  void aUrlThatOverridesAPinIsRefusedNamingIt() {
+    String url = TestPostgres.get().database("keel_pins");
+    assertThatThrownBy(() -> DatabaseAgent.builder().jdbcUrl(url + "?preferQueryMode=simple")
+        .user(TestPostgres.AGENT_USER).password(TestPostgres.AGENT_PASSWORD).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("preferQueryMode");
+    assertThatThrownBy(() -> DatabaseAgent.builder().jdbcUrl(url
+        + "?options=-c%20default_transaction_read_only%3Doff")
+        .user(TestPostgres.AGENT_USER).password(TestPostgres.AGENT_PASSWORD).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("default_transaction_read_only");
+    assertThatThrownBy(() -> DatabaseAgent.builder()
+        .jdbcUrl("jdbc:h2:mem:keel_pins_mode;MODE=MySQL;DATABASE_TO_LOWER=TRUE").user("sa")
+        .build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("MODE");
+  }
 
   @Test
   void aRoleThatCanWriteIsNamedWithItsPrivileges() {
