@@ -7,8 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides who an HTTP request runs as. It runs after the cheap, unauthenticated gates (path,
- * method, origin, body, protocol version) and before anything touches a session.
+ * Decides who an HTTP request runs as. It runs after the cheap, unauthenticated gates that need
+ * only the request head (path, method, origin, content type, declared length), before any byte
+ * of a POST body is read, and before anything touches a session. So it sees headers only; the
+ * body is not there yet.
  *
  * <p>Returning empty refuses the request with 401 and one fixed body; nothing an authenticator
  * throws or says ever reaches the peer. It must be fast and thread-safe.
