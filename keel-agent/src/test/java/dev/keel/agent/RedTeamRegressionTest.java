@@ -237,21 +237,33 @@ class RedTeamRegressionTest {
 
   @Test
   void parsingIsAdmittedByThePerPrincipalLimit() throws Exception {
-    // Heavy to parse: the limit must refuse the surplus before the parser runs.
-    String heavy = "SELECT " + "((((((((((1))))))))))+".repeat(400) + "1";
-    AgentClient bob = postgres.client(RedTeamDatabase.BOB).initialize();
-    ExecutorService pool = Executors.newFixedThreadPool(32);
+    // Bob runs his limit of statements; one more, however costly to parse, is refused before
+    // the parser sees it (here it would not even parse).
+    ExecutorService pool = Executors.newFixedThreadPool(LIMITS.maxConcurrentQueries());
     try {
-      List<CompletableFuture<String>> calls = new ArrayList<>();
-      for (int i = 0; i < 32; i++) {
-        calls.add(CompletableFuture.supplyAsync(() -> bob.callText("query", sqlArgs(heavy)),
-            pool));
+      List<CompletableFuture<String>> sleeps = new ArrayList<>();
+      for (int i = 0; i < LIMITS.maxConcurrentQueries(); i++) {
+        sleeps.add(CompletableFuture.supplyAsync(() -> asBob(postgres,
+            "SELECT pg_sleep(3)"), pool));
       }
-      long refused = calls.stream().map(CompletableFuture::join)
-          .filter(a -> a.contains("Too many statements running")).count();
-      assertThat(refused).isGreaterThanOrEqualTo(32 - LIMITS.maxConcurrentQueries());
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+          sleepingStatements() == LIMITS.maxConcurrentQueries());
+      String answer = asBob(postgres, "SELECT " + "((((((((((1))))))))))+".repeat(400)
+          + " (((");
+      assertThat(answer).contains("Too many statements running");
+      sleeps.forEach(CompletableFuture::join);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  static int sleepingStatements() throws Exception {
+    try (Connection c = TestPostgres.get().superuser(DB); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = '"
+            + DB + "' AND state = 'active' AND query LIKE '%pg_sleep(3)%' "
+            + "AND pid <> pg_backend_pid()")) {
+      rs.next();
+      return rs.getInt(1);
     }
   }
 }
