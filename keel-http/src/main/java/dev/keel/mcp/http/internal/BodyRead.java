@@ -19,10 +19,10 @@ import org.slf4j.LoggerFactory;
  * client (issue 14, finding 8: 200 slow clients held all 200 container threads in a blocking
  * read, and each pre-allocated the length it declared).
  *
- * <p>What has already arrived is read at once: a body that came whole with its head (nearly
- * every request) goes into one array of exactly its size, is parsed on the calling thread and
- * never enters servlet async mode, so the common path costs what it did. A body that has not
- * all arrived goes into a buffer that grows only with the bytes received, each growth reserved
+ * <p>A body that came whole with its head (nearly every request) is taken by {@link
+ * #arrivedWhole} into one array of exactly its size, is parsed on the calling thread and never
+ * enters servlet async mode, so the common path costs what it did. A body that has not all
+ * arrived goes into a buffer that grows only with the bytes received, each growth reserved
  * from the servlet's {@link BodyBudget}, and the rest is read in async mode through a
  * {@link ReadListener}: no thread waits between the client's packets. A read that passes the
  * byte limit is 413 after at most limit+1 bytes, one that finds the budget spent is 503, one
@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * A container that reports less only sends more bodies down the async path.
  *
  * <p>After the body, the request goes on exactly as before, on the thread that read the last
- * bytes. An exchange that needs async mode takes the read's async context through {@link
- * #asyncContext()}; otherwise {@link #done()} completes it once the answer is written.
+ * bytes. An exchange that needs async mode takes the read's async context over ({@link
+ * #asyncContext}); otherwise {@link #done()} completes it once the answer is written.
  */
 final class BodyRead implements ReadListener, AsyncListener, KeepAlive.Tickable {
 
@@ -85,23 +85,12 @@ final class BodyRead implements ReadListener, AsyncListener, KeepAlive.Tickable 
   }
 
   /**
-   * Starts reading, on the container thread inside {@code service()}: calls the continuation
-   * before returning when the body has already arrived, else returns at once and reads the rest
-   * as it comes.
+   * Starts reading, on the container thread inside {@code service()}: reads what has arrived,
+   * calls the continuation before returning when that was all, else returns at once and reads
+   * the rest as it comes.
    */
   void start() throws IOException {
     in = req.getInputStream();
-    if (declared == 0) {
-      finish(EMPTY);
-      return;
-    }
-    if (declared > 0 && in.available() >= declared) {
-      // The whole body came with the head: one exact array, and no read here can wait.
-      byte[] body = new byte[(int) declared];
-      int n = in.readNBytes(body, 0, body.length);
-      finish(n == body.length ? body : Arrays.copyOf(body, n));
-      return;
-    }
     Outcome outcome;
     lock.lock();
     try {
@@ -127,6 +116,29 @@ final class BodyRead implements ReadListener, AsyncListener, KeepAlive.Tickable 
     limits.timer().add(this);
     // From here on the container calls back (onDataAvailable, onAllDataRead) when bytes come.
     in.setReadListener(this);
+  }
+
+  /**
+   * Returns the body when it came whole with its head (nearly every request), else null, in
+   * which case a {@code BodyRead} must read it. The whole body is then in the container's
+   * buffer: one array of exactly its size, no read that can wait, and no object of this class,
+   * so the common path costs what it did before bodies could be slow.
+   */
+  static byte[] arrivedWhole(HttpServletRequest req) throws IOException {
+    long declared = req.getContentLengthLong();
+    if (declared == 0) {
+      return EMPTY;
+    }
+    if (declared < 0) {
+      return null;
+    }
+    ServletInputStream in = req.getInputStream();
+    if (in.available() < declared) {
+      return null;
+    }
+    byte[] body = new byte[(int) declared];
+    int n = in.readNBytes(body, 0, body.length);
+    return n == body.length ? body : Arrays.copyOf(body, n);
   }
 
   /**
@@ -310,13 +322,14 @@ final class BodyRead implements ReadListener, AsyncListener, KeepAlive.Tickable 
   }
 
   /**
-   * Returns the async context of this exchange: the read's own when the body came in async mode
-   * (then this exchange owns its completion), else a new one.
+   * Returns the async context of the exchange of {@code read}: the read's own when its body came
+   * in async mode (then the exchange owns its completion), else a new one; {@code read} is null
+   * for a body that came whole with its head.
    */
-  AsyncContext asyncContext() {
-    if (async != null) {
-      adopted = true;
-      return async;
+  static AsyncContext asyncContext(BodyRead read, HttpServletRequest req) {
+    if (read != null && read.async != null) {
+      read.adopted = true;
+      return read.async;
     }
     AsyncContext started = req.startAsync();
     started.setTimeout(0);
@@ -325,12 +338,12 @@ final class BodyRead implements ReadListener, AsyncListener, KeepAlive.Tickable 
 
   /**
    * Registers the listener of the exchange that took {@code context} over. The read's own
-   * context already has a listener (this), registered while the container dispatched: a servlet
-   * may add one only then, so this one relays.
+   * context already has a listener (the read), registered while the container dispatched: a
+   * servlet may add one only then, so that one relays.
    */
-  void listen(AsyncContext context, AsyncListener exchange) {
-    if (context == async) {
-      listener = exchange;
+  static void listen(BodyRead read, AsyncContext context, AsyncListener exchange) {
+    if (read != null && context == read.async) {
+      read.listener = exchange;
     } else {
       context.addListener(exchange);
     }

@@ -159,11 +159,19 @@ public final class HttpTransport implements AutoCloseable {
     if (principal.isEmpty()) {
       return;
     }
+    byte[] whole = BodyRead.arrivedWhole(req);
+    if (whole != null) {
+      posted(req, resp, null, principal.get(), whole);
+      return;
+    }
     new BodyRead(req, resp, bodies, (read, body) -> posted(req, resp, read, principal.get(),
         body)).start();
   }
 
-  /** A POST whose body has arrived, on the thread that read its last bytes. */
+  /**
+   * A POST whose body has arrived, on the thread that read its last bytes; {@code read} is the
+   * read that waited for it, or null when it came whole with its head.
+   */
   private void posted(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
       Principal principal, byte[] body) throws IOException {
     JsonRpcMessage message;
@@ -256,10 +264,10 @@ public final class HttpTransport implements AutoCloseable {
     boolean sseAccepted = Gates.accepts(req, "text/event-stream");
     boolean modern = session == null && ModernGate.isModern(req, request);
     Supplier<PostExchange> exchangeOf = () -> {
-      AsyncContext async = read.asyncContext();
+      AsyncContext async = BodyRead.asyncContext(read, req);
       PostExchange exchange =
           new PostExchange(context, async, streams, sseAccepted, resumable, modern);
-      read.listen(async, exchange);
+      BodyRead.listen(read, async, exchange);
       return exchange;
     };
     if (engine.runsInline(request) && inlineSlots.tryAcquire()) {
