@@ -113,29 +113,31 @@ final class SqlTextGenerator {
       "SET ROLE postgres",
       "SELECT payload FROM secrets");
 
-  private static final String[] STRINGS = {"DE", "delivered", "A%", "%a%", "it's", "O'Brien; "
-      + "DROP TABLE x", "a\\b", "\\", "\\'", "--", "/*", "*/", "/* x */", "$$", "$a$", "$", ";",
-      "; DELETE FROM orders", "?", "a ? b", "\"", "\"\"", "é", "日本語", "😀", "\u00a0", "\ufeff",
-      "\u200b", "\t", "\n", "\r\n", "e'", "U&'", "{fn now()}", "{d '2020-01-01'}", "x'1F'", "",
-      " ", "UESCAPE", "SELECT payload FROM secrets", "e\u0301", "ｓｅｌｅｃｔ", "\u0007", "\u001b",
-      "'; COMMIT; --", "$q$", "\\x41", "\\u0041"};
+  private static final String[] STRINGS = {"DE", "delivered", "A%", "%a%", "it's",
+      "O'Brien; DROP TABLE x", "a\\b", "\\", "\\'", "--", "/*", "*/", "/* x */", "$$", "$a$",
+      "$", ";", "; DELETE FROM orders", "?", "a ? b", "\"", "\"\"", "\u00e9",
+      "\u65e5\u672c\u8a9e", "\ud83d\ude00", "\u00a0", "\ufeff", "\u200b", "\t", "\n", "\r\n",
+      "e'", "U&'", "{fn now()}", "{d '2020-01-01'}", "x'1F'", "", " ", "UESCAPE",
+      "SELECT payload FROM secrets", "e\u0301", "\uff53\uff45\uff4c\uff45\uff43\uff54",
+      "\u0007", "\u001b", "'; COMMIT; --", "$q$", "\\x41", "\\u0041"};
 
   private static final String[] PLAIN_ALIASES = {"t", "x", "q", "s", "sub", "src", "v", "tt",
       "alias_", "a_b", "z9"};
 
-  private static final String[] ODD_ALIASES = {"odd name", "a\"b", "ñandú", "𝔘nicode", "select",
-      "from", "--", "/*", ";", "?", "$a$", "'", "x.y", "Mixed", "UPPER", "tab\tname",
-      "\u00a0nb", "a_very_long_alias_name_that_runs_past_the_sixty_three_bytes_postgres_keeps",
-      "日本"};
+  private static final String[] ODD_ALIASES = {"odd name", "a\"b", "\u00f1and\u00fa",
+      "\ud835\udd18nicode", "select", "from", "--", "/*", ";", "?", "$a$", "'", "x.y", "Mixed",
+      "UPPER", "tab\tname", "\u00a0nb",
+      "a_very_long_alias_name_that_runs_past_the_sixty_three_bytes_postgres_keeps", "\u65e5\u672c"};
 
   private static final String[] COMMENT_BODIES = {"", " x ", "*", " ' ", " \" ", " $$ ",
-      " $a$ ", " ; DELETE FROM orders; ", " -- ", " // ", " ? ", " é 😀 ", "\n", " * / ", "**",
-      " UNION SELECT payload FROM secrets ", " E'\\'' ", "\u00a0", " {fn x} "};
+      " $a$ ", " ; DELETE FROM orders; ", " -- ", " // ", " ? ", " \u00e9 \ud83d\ude00 ", "\n",
+      " * / ", "**", " UNION SELECT payload FROM secrets ", " E'\\'' ", "\u00a0", " {fn x} "};
 
   private static final String[] FRAGMENTS = {"--", "/*", "*/", "//", "'", "''", "\"", "$$",
       "$a$", "$1", "?", "??", ";", "\\", "E'", "e'\\''", "U&", "UESCAPE '!'", "::", "||", "+-",
       "-+", "*/*", "/**/", "@", "#", "~", "`", "{", "}", "[", "]", ":=", "=>", "..", "$",
-      "\u00a0", "\ufeff", "\u200b", "\u200d", "\u3000", "\u2028", "ｓｅｌｅｃｔ", "e\u0301",
+      "\u00a0", "\ufeff", "\u200b", "\u200d", "\u3000", "\u2028",
+      "\uff53\uff45\uff4c\uff45\uff43\uff54", "e\u0301",
       "\ud835\udd18", "\ud83d\ude00", "\u0001", "\u000b", "\u001f", "\u007f", "\r", "\f",
       "\u0085", "\u202e", "\ud800", "N'", "B'", "X'", "x", "1", " ", "\n", "(", ")", ",", ".",
       "%", "^", "&", "|", "!", "<", ">", "="};
@@ -146,9 +148,16 @@ final class SqlTextGenerator {
       {"/* /*", "*/"}, {"e'\\", "'"}};
 
   private final Engine engine;
+  private final double mutations;
 
   SqlTextGenerator(Engine engine) {
+    this(engine, 0.3);
+  }
+
+  /** A generator whose texts are mutated with probability {@code mutations}. */
+  SqlTextGenerator(Engine engine, double mutations) {
     this.engine = engine;
+    this.mutations = mutations;
   }
 
   private static Map<String, List<Column>> tables() {
@@ -310,7 +319,7 @@ final class SqlTextGenerator {
     String text() {
       flavor = chance(0.9) ? engine : engine == Engine.H2 ? Engine.POSTGRESQL : Engine.H2;
       String text;
-      if (chance(0.04)) {
+      if (chance(mutations * 0.12)) {
         text = pick(ATTACKS);
         if (chance(0.5)) {
           text = mutate(text);
@@ -319,7 +328,7 @@ final class SqlTextGenerator {
         Out q = new Out();
         statement(q);
         text = render(q.pieces);
-        if (chance(0.3)) {
+        if (chance(mutations)) {
           text = mutate(text);
         }
       }
@@ -352,7 +361,7 @@ final class SqlTextGenerator {
       if (recursive) {
         q.kw("RECURSIVE");
       }
-      int n = 1 + r.nextInt(3);
+      int n = 1 + r.nextInt(2);
       Scope withScope = new Scope(null);
       for (int i = 0; i < n; i++) {
         if (i > 0) {
@@ -545,7 +554,7 @@ final class SqlTextGenerator {
       List<Type> types = wanted;
       if (types == null) {
         List<Type> t = new ArrayList<>();
-        int n = 1 + r.nextInt(4);
+        int n = 1 + r.nextInt(3);
         for (int i = 0; i < n; i++) {
           t.add(pick(Type.INT, Type.INT, Type.TEXT, Type.TEXT, Type.NUM, Type.DATE, Type.TS,
               Type.BOOL));
@@ -578,7 +587,7 @@ final class SqlTextGenerator {
 
     private void fromClause(Out q, Scope scope, int depth) {
       fromItem(q, scope, depth);
-      int joins = depth > 1 ? r.nextInt(2) : r.nextInt(3);
+      int joins = depth > 0 ? r.nextInt(2) : r.nextInt(3);
       for (int i = 0; i < joins; i++) {
         int k = r.nextInt(10);
         if (k < 3) {
@@ -617,11 +626,11 @@ final class SqlTextGenerator {
     private void fromItem(Out q, Scope scope, int depth) {
       int k = r.nextInt(100);
       Set<String> withNames = scope.withNames();
-      if (k < 12 && depth < 3) {
+      if (k < 8 && depth < 2) {
         derived(q, scope, depth, null);
         return;
       }
-      if (k < 16 && depth < 3) {
+      if (k < 11 && depth < 2) {
         String alias = freshPlainAlias();
         Out v = new Out();
         List<Column> columns = values(v, alias);
@@ -792,7 +801,7 @@ final class SqlTextGenerator {
         literal(q, type);
         return;
       }
-      if (k < 65 && depth < 4 && type != Type.BOOL) {
+      if (k < 61 && depth < 3 && type != Type.BOOL) {
         scalarSubquery(q, type, scope, depth + 1);
         return;
       }
@@ -939,7 +948,7 @@ final class SqlTextGenerator {
       } else if (k < 42) {
         q.kw("NOT");
         bool(q, scope, depth + 1);
-      } else if (k < 52 && depth < 4) {
+      } else if (k < 48 && depth < 3) {
         if (chance(0.3)) {
           q.kw("NOT");
         }
@@ -947,7 +956,7 @@ final class SqlTextGenerator {
         Out sub = new Out();
         core(sub, null, scope, depth + 1, false, true);
         q.add(sub).p(")");
-      } else if (k < 64 && depth < 4) {
+      } else if (k < 56 && depth < 3) {
         Type t = pick(Type.INT, Type.TEXT);
         expr(q, t, scope, depth + 1);
         if (chance(0.2)) {
@@ -1065,7 +1074,7 @@ final class SqlTextGenerator {
       char first = after.charAt(0);
       if (identChar(last) && (identChar(first) || first == '$' || first == '\''
           || first == '"' || first == '&')) {
-        return !chance(0.03);
+        return true;
       }
       String ops = "~!@#^&|`?+-*/%<>=";
       if (ops.indexOf(last) >= 0 && ops.indexOf(first) >= 0) {
@@ -1277,7 +1286,7 @@ final class SqlTextGenerator {
     }
 
     private String dollar(String value) {
-      String tag = flavor == Engine.H2 ? "" : pick("", "", "a", "tag", "_1", "é", "Q", "x9");
+      String tag = flavor == Engine.H2 ? "" : pick("", "", "a", "tag", "_1", "\u00e9", "Q", "x9");
       String delimiter = "$" + tag + "$";
       if ((value + delimiter).indexOf(delimiter) != value.length()) {
         return null;

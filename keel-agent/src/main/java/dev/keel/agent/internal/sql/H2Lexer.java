@@ -19,7 +19,8 @@ import java.util.Locale;
  * the database's settings say.
  *
  * <p>Refused as uncertain or as state a query has no business touching: {@code $} parameters,
- * indexed {@code ?1} parameters, {@code ??(} trigraphs, {@code @} variables and {@code :=},
+ * a {@code U&} form right after another one (H2 never decodes the second), indexed
+ * {@code ?1} parameters, {@code ??(} trigraphs, {@code @} variables and {@code :=},
  * JDBC escapes ({@code {fn ...}}), {@code X'...'} with spaces or continuation, numbers with
  * underscores, a radix prefix, an {@code L} suffix or a name right after them.
  */
@@ -360,6 +361,15 @@ final class H2Lexer implements SqlLexer {
 
     /** H2's second pass: decode U& forms, with the escape of a following UESCAPE 'c'. */
     private void applyUescape() {
+      for (int u = 1; u < unicodeTokens.size(); u++) {
+        if (unicodeTokens.get(u) == unicodeTokens.get(u - 1) + 1) {
+          // H2 looks at the token after a U& form for its UESCAPE and then goes on after that
+          // token, so a U& form right after another one is never decoded (found by
+          // LexerDifferentialTest: U&"a" U&"b" names b by its escapes, as written)
+          throw LexerInput.refused("A Unicode form right after another one is not accepted",
+              out.get(unicodeTokens.get(u)).begin());
+        }
+      }
       for (int u = unicodeTokens.size() - 1; u >= 0; u--) {
         int index = unicodeTokens.get(u);
         SqlToken token = out.get(index);

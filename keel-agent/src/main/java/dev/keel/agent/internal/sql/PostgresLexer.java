@@ -24,7 +24,15 @@ import java.util.List;
  * <p>What the driver does first: each {@code ?} outside strings, identifiers and comments
  * becomes {@code $n}. So here {@code ?} is a parameter and ends any operator, and forms that the
  * rewriting would change ({@code ??}, {@code ?} right before a letter or digit) are refused, as
- * are {@code $n} parameters written by hand.
+ * are {@code $n} parameters written by hand. The driver finds strings and comments with a
+ * scanner of its own ({@code org.postgresql.core.Parser}), which reads three forms differently
+ * from the server, so those are refused too (found by {@code LexerDifferentialTest}): a
+ * {@code /*} directly followed by {@code /} (the driver takes {@code /*}{@code /} for a whole
+ * comment), a {@code $} right after a digit (the driver starts no dollar quote there), and
+ * {@code \'} in an {@code E'...'} string: the driver reads parts of some escape strings as
+ * standard strings (after a doubled quote, in a continuation segment, after an {@code E} that
+ * follows a {@code $} or a quote), and a backslash before a quote is the one place where the
+ * two forms end a string differently; {@code ''} means the same to both.
  *
  * <p>Refused as uncertain: national strings ({@code N'...'}), escapes that produce bytes rather
  * than characters, characters the scanner returns as lone tokens ({@code \ { } $}), control
@@ -140,6 +148,11 @@ final class PostgresLexer implements SqlLexer {
     }
 
     private int blockCommentEnd(int start) {
+      if (at(start + 2) == '/') {
+        // the driver's scanner closes the comment on the '*' it opened with: it sends what
+        // follows as SQL (splitting at ';', numbering '?') while the server skips it
+        throw LexerInput.refused("A comment that starts with '/*/' is not accepted", start);
+      }
       int depth = 0;
       int k = start + 2;
       while (k < n) {
@@ -277,6 +290,11 @@ final class PostgresLexer implements SqlLexer {
 
     private void dollar() {
       int start = i;
+      if (start > 0 && isIdentCont(s.charAt(start - 1))) {
+        // only after a number: the driver starts no dollar quote after a digit, so it would
+        // read the quoted text as SQL (splitting at ';', numbering '?')
+        throw LexerInput.refused("A dollar quote right after a number is not accepted", i);
+      }
       int k = i + 1;
       if (isDigit(at(k))) {
         throw LexerInput.refused("$n parameters are not accepted; use ?", i);
@@ -451,6 +469,8 @@ final class PostgresLexer implements SqlLexer {
         throw LexerInput.refused("Unterminated quoted string", start);
       }
       switch (e) {
+        case '\'' -> throw LexerInput.refused("\\' in an E'...' string is not accepted (the "
+            + "JDBC driver may read it as the end of the string); write '' for a quote", k);
         case 'b' -> value.append('\b');
         case 'f' -> value.append('\f');
         case 'n' -> value.append('\n');
@@ -577,8 +597,9 @@ final class PostgresLexer implements SqlLexer {
         quoted(i, i, Form.STANDARD);
         SqlToken escape = out.remove(out.size() - 1);
         char e = escape.value().length() == 1 ? escape.value().charAt(0) : '\0';
-        if (e == '\0' || LexerInput.hex(e) >= 0 || e == '+' || e == '\'' || e == '"'
-            || isSpace(e)) {
+        // the server wants one byte (strlen(escape) == 1), so no character beyond ASCII
+        if (e == '\0' || e >= 0x80 || LexerInput.hex(e) >= 0 || e == '+' || e == '\''
+            || e == '"' || isSpace(e)) {
           throw LexerInput.refused("Invalid Unicode escape character", k);
         }
         Uescape u = new Uescape(e, escape.end());

@@ -71,7 +71,7 @@ class LexerTest {
 
   @Test
   void escapeStringsAreDecodedAsPostgresDoes() {
-    assertThat(tokens(PG, "SELECT E'\\'' ; DELETE")).isEqualTo("Wor:select Str:' Pun:; "
+    assertThat(tokens(PG, "SELECT E'''' ; DELETE")).isEqualTo("Wor:select Str:' Pun:; "
         + "Wor:delete");
     assertThat(tokens(PG, "SELECT E'a\\x41\\101\\u0042\\q', 'a\\'")).isEqualTo(
         "Wor:select Str:aAABq Pun:, Str:a\\");
@@ -79,6 +79,39 @@ class LexerTest {
     assertThatThrownBy(() -> PG.lex("SELECT E'\\0'")).hasMessageContaining("NUL");
     // H2 knows no E strings: E is a name, the string is standard
     assertThat(tokens(H2, "SELECT E'\\'")).isEqualTo("Wor:select Wor:e Str:\\");
+  }
+
+  /**
+   * Texts the JDBC driver's own scanner reads differently from the server, found by
+   * {@code LexerDifferentialTest}: the driver would split them at a ';' or number a '?' the
+   * server takes for part of a comment or string (or the reverse), so they are refused.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      // the driver closes "/*/" on the '*' it opened with
+      "SELECT 1 /*/ ; SELECT 2; -- */",
+      "SELECT 1 /*/ ? */",
+      // the driver starts no dollar quote after a digit
+      "SELECT 1$a$;$a$",
+      "sELect 0$_1$ ; SELECT 1 $_1$",
+      // \' in E strings: after a doubled quote, in a continuation and after $ or a quote the
+      // driver reads the rest as a standard string
+      "SELECT E'x''1F\\'', '{fn now()}'",
+      "values (E''\n-- c\n  'U&\\'' ,'\r\n')",
+      "SELECT E'a'\n'\\' ; SELECT 2 --'",
+      "SELECT $$x$$e'\\' ; SELECT 2 --'",
+      "SELECT E'\\'' ; DELETE FROM orders; --'"})
+  void postgresRefusesWhatTheDriverReadsDifferently(String sql) {
+    assertThatThrownBy(() -> PG.lex(sql)).isInstanceOf(QueryRefusedException.class);
+  }
+
+  @Test
+  void postgresAcceptsTheNeighboursOfThoseForms() {
+    assertThat(tokens(PG, "SELECT 1 /**/ + 2, 1 /* / */ + 3")).isEqualTo(
+        "Wor:select Num:1 Ope:+ Num:2 Pun:, Num:1 Ope:+ Num:3");
+    assertThat(tokens(PG, "SELECT 1 $a$x$a$")).isEqualTo("Wor:select Num:1 Str:x");
+    assertThat(tokens(PG, "SELECT E'a\\\\', E'a''b\\n'\n'c\\t'")).isEqualTo(
+        "Wor:select Str:a\\ Pun:, Str:a'b\nc\t");
   }
 
   @Test
@@ -90,6 +123,17 @@ class LexerTest {
     assertThatThrownBy(() -> PG.lex("SELECT U&'\\zzzz'")).hasMessageContaining("Unicode");
     assertThatThrownBy(() -> PG.lex("SELECT U&'x' UESCAPE '+'")).hasMessageContaining(
         "escape character");
+    // H2 never decodes a U& form right after another one (LexerDifferentialTest found
+    // "FROM U&\"\\0072egions\" u&\"\\00717\"" naming the alias by its escapes)
+    assertThatThrownBy(() -> H2.lex("SELECT 1 FROM U&\"\\0072egions\" u&\"\\00717\""))
+        .isInstanceOf(QueryRefusedException.class);
+    assertThatThrownBy(() -> H2.lex("SELECT U&'\\0041' U&\"\\00F1\" FROM t")).isInstanceOf(
+        QueryRefusedException.class);
+    assertThat(tokens(H2, "SELECT U&'\\0041' UESCAPE '\\', U&\"\\00F1\"")).isEqualTo(
+        "Wor:select Str:A Pun:, Quo:\u00f1");
+    // the server takes one byte only (strlen): an escape character beyond ASCII fails there
+    assertThatThrownBy(() -> PG.lex("SELECT U&'x\u00e90041' UESCAPE '\u00e9'"))
+        .hasMessageContaining("escape character");
   }
 
   @Test
