@@ -718,7 +718,12 @@ final class SqlTextGenerator {
           if (i > 0) {
             q.p(",");
           }
-          literal(q, types.get(i));
+          if (chance(0.15)) {
+            // a subquery or other expression in a row
+            expr(q, types.get(i), new Scope(null), 2);
+          } else {
+            literal(q, types.get(i));
+          }
         }
         q.p(")");
       }
@@ -834,8 +839,10 @@ final class SqlTextGenerator {
       }
       switch (type) {
         case INT -> {
-          int j = r.nextInt(8);
-          if (j < 4) {
+          int j = r.nextInt(9);
+          if (j == 8) {
+            operatorExpression(q, Type.INT, scope, depth);
+          } else if (j < 4) {
             q.p("(");
             expr(q, Type.INT, scope, depth + 1);
             q.op(pick("+", "-", "*", "/", "%"));
@@ -859,7 +866,9 @@ final class SqlTextGenerator {
           }
         }
         case NUM -> {
-          if (chance(0.5)) {
+          if (chance(0.12)) {
+            operatorExpression(q, Type.NUM, scope, depth);
+          } else if (chance(0.5)) {
             q.p("(");
             expr(q, Type.NUM, scope, depth + 1);
             q.op(pick("+", "-", "*"));
@@ -904,6 +913,76 @@ final class SqlTextGenerator {
       }
     }
 
+    /**
+     * The engines' other operators, every operator character among them: bitwise, power,
+     * square root and absolute value as prefixes, regular expression matches, array
+     * containment and overlap, IS DISTINCT FROM, casts with {@code ::}. Most are PostgreSQL's;
+     * in H2 texts they are refused or fail, which is fine.
+     */
+    private void operatorExpression(Out q, Type type, Scope scope, int depth) {
+      switch (type) {
+        case INT -> {
+          // H2 has only the casts of these
+          int j = flavor == Engine.H2 ? 1 : r.nextInt(5);
+          q.p("(");
+          if (j == 0) {
+            q.op(pick("~", "@"));
+            expr(q, Type.INT, scope, depth + 1);
+          } else if (j == 1) {
+            expr(q, Type.TEXT, scope, depth + 1);
+            q.op("::").kw(pick("integer", "int4", "bigint"));
+          } else {
+            expr(q, Type.INT, scope, depth + 1);
+            q.op(pick("&", "|", "#", "<<", ">>"));
+            expr(q, Type.INT, scope, depth + 1);
+          }
+          q.p(")");
+        }
+        case NUM -> {
+          q.p("(");
+          if (flavor == Engine.H2) {
+            expr(q, Type.INT, scope, depth + 1);
+            q.op("::").kw(pick("numeric", "double precision"));
+          } else if (chance(0.5)) {
+            q.op(pick("|/", "||/", "@"));
+            expr(q, Type.NUM, scope, depth + 1);
+          } else {
+            expr(q, Type.NUM, scope, depth + 1);
+            q.op("^");
+            expr(q, Type.INT, scope, depth + 1);
+          }
+          q.p(")");
+        }
+        default -> {
+          int j = flavor == Engine.H2 ? 2 + r.nextInt(2) : r.nextInt(4);
+          if (j == 0) {
+            expr(q, Type.TEXT, scope, depth + 1);
+            q.op(pick("~", "~*", "!~", "!~*"));
+            literal(q, Type.TEXT);
+          } else if (j == 1) {
+            q.kw("ARRAY").p("[");
+            expr(q, Type.INT, scope, depth + 1);
+            q.p(",").num("2").p("]").op(pick("@>", "<@", "&&")).kw("ARRAY").p("[");
+            expr(q, Type.INT, scope, depth + 1);
+            q.p("]");
+          } else if (j == 2) {
+            Type t = pick(Type.INT, Type.TEXT);
+            expr(q, t, scope, depth + 1);
+            q.kw("IS");
+            if (chance(0.5)) {
+              q.kw("NOT");
+            }
+            q.kw("DISTINCT", "FROM");
+            expr(q, t, scope, depth + 1);
+          } else {
+            expr(q, Type.INT, scope, depth + 1);
+            q.op("::").kw("text").op("=");
+            literal(q, Type.TEXT);
+          }
+        }
+      }
+    }
+
     private void scalarSubquery(Out q, Type type, Scope scope, int depth) {
       q.p("(");
       q.kw("SELECT");
@@ -937,7 +1016,9 @@ final class SqlTextGenerator {
         return;
       }
       int k = r.nextInt(100);
-      if (k < 30) {
+      if (k < 5) {
+        operatorExpression(q, Type.BOOL, scope, depth);
+      } else if (k < 30) {
         comparison(q, scope, depth);
       } else if (k < 38) {
         q.p("(");
@@ -1112,7 +1193,7 @@ final class SqlTextGenerator {
       }
       if (flavor == Engine.H2) {
         return chance(0.5) ? "//" + pick(COMMENT_BODIES).replace("\n", " ") + "\n"
-            : pick("\u00a0", "\u3000", "\u2028", "\u2003", "\u0085 ");
+            : pick("\u00a0", "\u3000", "\u2028", "\u2003", "\u2029");
       }
       return " " + blockComment() + lineComment() + " ";
     }
@@ -1195,6 +1276,10 @@ final class SqlTextGenerator {
       }
       if (name.equals("at") && k < 50) {
         return name;
+      }
+      if (name.matches("[\\p{L}_][\\p{L}\\p{M}\\p{N}_]*") && k < 8) {
+        // letters beyond ASCII, unquoted: PostgreSQL folds none of them, H2 all of them
+        return k < 4 ? name : name.toUpperCase(Locale.ROOT);
       }
       return k < 75 ? quoted(name) : unicodeName(name);
     }
