@@ -21,8 +21,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The stateless era over real HTTP on the endpoint legacy sessions use: header checks (after
- * authentication, which issue 14 puts before the body) with their exact statuses and codes, no session minted, and a closed response
- * stream cancelling its request and interrupting the handler.
+ * authentication, which issue 14 puts before the body) with their exact statuses and codes, no
+ * session minted, and a closed response stream cancelling its request and interrupting the
+ * handler.
  */
 class ModernHttpTest {
 

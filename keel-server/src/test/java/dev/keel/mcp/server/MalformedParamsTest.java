@@ -119,7 +119,8 @@ class MalformedParamsTest {
             (ctx, args) -> CallToolResult.text(args.path("text").asString("")))
         .tool(Tool.builder("quick").build(), task, (ctx, args) -> CallToolResult.text("quick"))
         .prompt(Prompt.of("greet", "Greets", PromptArgument.required("who", "whom")),
-            (ctx, arguments) -> GetPromptResult.of(PromptMessage.user("Hi " + arguments.get("who"))))
+            (ctx, arguments) -> GetPromptResult.of(
+                PromptMessage.user("Hi " + arguments.get("who"))))
         .resource(Resource.of("test://fixed", "fixed", null, "text/plain"),
             (ctx, uri) -> ReadResourceResult.of(ResourceContents.text(uri, "text/plain", "v")))
         .resourceTemplate(ResourceTemplate.of("test://items/{id}", "items", null, "text/plain"),
@@ -235,7 +236,7 @@ class MalformedParamsTest {
   /** A variant of a template: where it was changed, and the params sent. */
   record Variant(String where, ObjectNode params) {}
 
-  /** Every field (recursively, four levels) replaced by each wrong value, and optional ones added. */
+  /** Every field (four levels deep) replaced by each wrong value, and optional ones added. */
   static List<Variant> variants(ObjectNode template) {
     List<Variant> out = new ArrayList<>();
     List<List<Object>> paths = new ArrayList<>();

@@ -70,6 +70,38 @@ final class Gates {
     return true;
   }
 
+  /**
+   * The checks of a POST that need only its head: a JSON content type and a declared length
+   * within the limit. Returns false when it answered; the body is then never read, so the
+   * connection closes after the answer.
+   */
+  boolean passPostHead(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    if (!isJson(req.getContentType())) {
+      BodyRead.closeIfBodyUnread(req, resp);
+      errors.write(resp, 415, ErrorCodes.INVALID_REQUEST,
+          "Unsupported Media Type: Content-Type must be application/json");
+      return false;
+    }
+    int limit = options.maxBodyBytes();
+    if (req.getContentLengthLong() > limit) {
+      BodyRead.closeIfBodyUnread(req, resp);
+      errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
+          "Payload Too Large: the limit is " + limit + " bytes");
+      return false;
+    }
+    return true;
+  }
+
+  /** A POST must accept JSON or SSE; returns false when it answered 406. */
+  boolean passAccept(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    if (accepts(req, "application/json") || accepts(req, "text/event-stream")) {
+      return true;
+    }
+    errors.write(resp, 406, ErrorCodes.INVALID_REQUEST,
+        "Not Acceptable: accept application/json or text/event-stream");
+    return false;
+  }
+
   /** The MCP-Protocol-Version header, when present, must name a version Keel speaks. */
   boolean passVersion(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     String version = req.getHeader("MCP-Protocol-Version");

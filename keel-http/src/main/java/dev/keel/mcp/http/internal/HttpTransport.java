@@ -77,6 +77,7 @@ public final class HttpTransport implements AutoCloseable {
   private final TransportContext context;
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
+  private final Authentication authentication;
   private final BodyRead.Limits bodies;
   /**
    * Non-blocking calls running on container threads; past the limit they are handed off like any
@@ -118,6 +119,8 @@ public final class HttpTransport implements AutoCloseable {
         executor, options.retry().toMillis(), options.keepAlive().toNanos(),
         min(SSE_AFTER, options.keepAlive()).toNanos(), openListening);
     this.gates = new Gates(options, errors);
+    this.authentication = new Authentication(options.authenticator(),
+        options.fingerprintResolver());
     // A read is timed out within a quarter of its timeout (at most 250 ms late).
     Duration bodyTick = min(Duration.ofMillis(250), options.bodyTimeout().dividedBy(4));
     this.bodies = new BodyRead.Limits(options.maxBodyBytes(), options.bodyTimeout().toNanos(),
@@ -142,20 +145,10 @@ public final class HttpTransport implements AutoCloseable {
    * body is read; then the body, read without waiting on the client ({@link BodyRead}).
    */
   private void post(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    if (!Gates.isJson(req.getContentType())) {
-      BodyRead.closeIfBodyUnread(req, resp);
-      errors.write(resp, 415, ErrorCodes.INVALID_REQUEST,
-          "Unsupported Media Type: Content-Type must be application/json");
+    if (!gates.passPostHead(req, resp)) {
       return;
     }
-    int limit = options.maxBodyBytes();
-    if (req.getContentLengthLong() > limit) {
-      BodyRead.closeIfBodyUnread(req, resp);
-      errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
-          "Payload Too Large: the limit is " + limit + " bytes");
-      return;
-    }
-    Optional<Principal> principal = authenticate(req, resp);
+    Optional<Principal> principal = authentication.authenticate(req, resp);
     if (principal.isEmpty()) {
       return;
     }
@@ -221,12 +214,9 @@ public final class HttpTransport implements AutoCloseable {
       resp.setStatus(202);
       return;
     }
-    if (!Gates.accepts(req, "application/json") && !Gates.accepts(req, "text/event-stream")) {
-      errors.write(resp, 406, ErrorCodes.INVALID_REQUEST,
-          "Not Acceptable: accept application/json or text/event-stream");
-      return;
+    if (gates.passAccept(req, resp)) {
+      dispatch(req, resp, read, session, principal, request);
     }
-    dispatch(req, resp, read, session, principal, request);
   }
 
   /**
@@ -241,12 +231,9 @@ public final class HttpTransport implements AutoCloseable {
       errors.write(resp, r.status(), request.id(), r.code(), r.message(), r.data());
       return;
     }
-    if (!Gates.accepts(req, "application/json") && !Gates.accepts(req, "text/event-stream")) {
-      errors.write(resp, 406, ErrorCodes.INVALID_REQUEST,
-          "Not Acceptable: accept application/json or text/event-stream");
-      return;
+    if (gates.passAccept(req, resp)) {
+      dispatch(req, resp, read, null, principal, request);
     }
-    dispatch(req, resp, read, null, principal, request);
   }
 
   private void dispatch(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
@@ -370,7 +357,7 @@ public final class HttpTransport implements AutoCloseable {
     if (!gates.passVersion(req, resp)) {
       return null;
     }
-    Optional<Principal> principal = authenticate(req, resp);
+    Optional<Principal> principal = authentication.authenticate(req, resp);
     if (principal.isEmpty()) {
       return null;
     }
@@ -417,37 +404,6 @@ public final class HttpTransport implements AutoCloseable {
       return null;
     }
     return session.get();
-  }
-
-  private Optional<Principal> authenticate(HttpServletRequest req, HttpServletResponse resp)
-      throws IOException {
-    Optional<Principal> principal;
-    try {
-      principal = options.authenticator().authenticate(req);
-    } catch (RuntimeException e) {
-      LOG.warn("authenticator failed; refusing the request", e);
-      principal = Optional.empty();
-    }
-    if (principal == null || principal.isEmpty()) {
-      // A refused request never has its body read (issue 14): the connection closes after the
-      // 401 rather than carry or wait for bytes nobody will read.
-      BodyRead.closeIfBodyUnread(req, resp);
-      HttpErrors.unauthorized(resp);
-      return Optional.empty();
-    }
-    return Optional.of(resolveFingerprint(req, principal.get()));
-  }
-
-  private Principal resolveFingerprint(HttpServletRequest req, Principal principal) {
-    FingerprintResolver resolver = options.fingerprintResolver();
-    if (resolver == null) {
-      return principal;
-    }
-    String resolved = resolver.resolve(req, principal);
-    if (resolved == null || resolved.isBlank()) {
-      return principal;
-    }
-    return new Principal(principal.id(), "op:" + Fingerprints.sha256Prefix(resolved));
   }
 
   private SessionStreams streamsFor(ServerSession session) {
