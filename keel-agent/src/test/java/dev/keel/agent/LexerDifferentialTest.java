@@ -631,8 +631,14 @@ class LexerDifferentialTest {
     }
   }
 
+  /**
+   * The command's plan. H2 names a derived table that has no alias from a counter of the
+   * session ({@code "_3"}, then {@code "_4"} for the next statement prepared), so those names
+   * are left out of the comparison.
+   */
   static String plan(Command command) throws IllegalAccessException {
-    return ((Prepared) PREPARED.get(command)).getPlanSQL(HasSQL.DEFAULT_SQL_FLAGS);
+    return ((Prepared) PREPARED.get(command)).getPlanSQL(HasSQL.DEFAULT_SQL_FLAGS)
+        .replaceAll("\"_\\d+\"", "\"_\"");
   }
 
   /** A text as a Java string literal, every character outside printable ASCII escaped. */
