@@ -163,6 +163,9 @@ public final class Database implements AutoCloseable {
     if (dialect == Dialect.POSTGRESQL) {
       // Send strings untyped so "ordered_at >= ?" with a text value compares as a timestamp.
       config.addDataSourceProperty("stringtype", "unspecified");
+      // as a start-up parameter too: the driver otherwise sets its own name, which only the
+      // first DISCARD ALL would replace with the one in the options
+      config.addDataSourceProperty("ApplicationName", name);
     }
     SessionPins.apply(config, dialect, schema, readOnly);
     return new HikariDataSource(config);

@@ -87,6 +87,44 @@ public final class QueryCheck {
       "regprocedure", "regoper", "regoperator", "regtype", "regconfig", "regdictionary",
       "regnamespace", "regrole", "regcollation");
 
+  /**
+   * The types a cast, a {@code ::} or a typed literal may name: the engines' built-in types.
+   * A table's row type is a type too ({@code NULL::secrets}, {@code (NULL::customers).ssn}),
+   * and would tell a hidden table or column from one that does not exist; only the row types of
+   * tables the caller sees whole are allowed besides these.
+   */
+  private static final Set<String> BUILTIN_TYPES = Set.of("bigint", "int8", "bigserial",
+      "serial8", "bit", "varbit", "boolean", "bool", "box", "bytea", "character", "char",
+      "varchar", "cidr", "circle", "date", "double", "float8", "float4", "float", "inet",
+      "integer", "int", "int4", "int2", "interval", "json", "jsonb", "jsonpath", "line", "lseg",
+      "macaddr", "macaddr8", "money", "numeric", "decimal", "path", "point", "polygon", "real",
+      "smallint", "smallserial", "serial", "serial4", "text", "time", "timetz", "timestamp",
+      "timestamptz", "tsquery", "tsvector", "uuid", "xml", "name", "bpchar", "oid", "record",
+      "int4range", "int8range", "numrange", "tsrange", "tstzrange", "daterange",
+      "int4multirange", "int8multirange", "nummultirange", "tsmultirange", "tstzmultirange",
+      "datemultirange", "citext",
+      // H2
+      "tinyint", "clob", "blob", "binary", "varbinary", "decfloat", "varchar_ignorecase",
+      "geometry", "array", "row", "enum", "long", "number", "varchar2", "nvarchar",
+      "nvarchar2", "nchar");
+
+  /**
+   * Words after which a string literal is a value, not a typed literal: keywords and the
+   * parts of function syntax that take a string.
+   */
+  private static final Set<String> BEFORE_A_VALUE = Set.of("select", "where", "having", "on",
+      "and", "or", "not", "like", "ilike", "escape", "to", "then", "else", "when", "case", "is",
+      "from", "for", "in", "by", "limit", "offset", "fetch", "distinct", "all", "any", "some",
+      "zone", "leading", "trailing", "both", "placing", "key", "value", "separator", "as",
+      "between", "symmetric", "asymmetric", "returning", "format", "json", "similar", "with",
+      "union", "intersect", "except", "minus", "using", "collate", "over", "filter", "exists",
+      "array", "row", "values", "date", "time", "timestamp", "interval", "null", "default",
+      "first", "last", "nulls", "asc", "desc", "uescape", "end", "only", "ties", "rows",
+      "within", "group", "partition", "range", "groups", "preceding", "following", "current",
+      "unbounded", "exclude", "others", "no", "at", "local", "set", "of",
+      // the last word of a type written in words: DOUBLE PRECISION '1', CHARACTER VARYING 'x'
+      "precision", "varying");
+
   /** Functions refused by exact name (lower case). */
   private static final Set<String> DENIED_FUNCTIONS = Set.of(
       // state and settings
@@ -156,7 +194,10 @@ public final class QueryCheck {
       throw new QueryRefusedException("The query is empty");
     }
     requireShallow(tokens);
+    Set<String> wholeTables = new java.util.HashSet<>(visibleTables);
+    wholeTables.removeAll(restrictedTables);
     int parameters = checkTokens(tokens);
+    checkTypes(tokens, wholeTables);
     CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
     String text = canonical.text();
     Statement statement = parse(text);
@@ -436,6 +477,65 @@ public final class QueryCheck {
       }
     }
     return parameters;
+  }
+
+  /**
+   * Every type a statement names in a cast ({@code CAST(x AS t)}, {@code x::t}) or a typed
+   * literal ({@code t '...'}) must be a built-in type or the row type of a table the caller
+   * sees whole; anything else, a hidden table's row type and a type that does not exist alike,
+   * gets the same refusal.
+   */
+  private void checkTypes(List<SqlToken> tokens, Set<String> wholeTables) {
+    for (int i = 0; i < tokens.size(); i++) {
+      SqlToken t = tokens.get(i);
+      int type = -1;
+      if (t.is("::")) {
+        type = i + 1;
+      } else if (t.isKeyword("CAST") && i + 1 < tokens.size() && tokens.get(i + 1).is("(")) {
+        int close = closing(tokens, i + 1);
+        int depth = 0;
+        for (int k = i + 1; k < close; k++) {
+          if (tokens.get(k).is("(")) {
+            depth++;
+          } else if (tokens.get(k).is(")")) {
+            depth--;
+          } else if (depth == 1 && tokens.get(k).isKeyword("AS")) {
+            type = k + 1;
+          }
+        }
+        if (type < 0) {
+          throw new QueryRefusedException("CAST needs AS and a type");
+        }
+      } else if (t.isName() && i + 1 < tokens.size()
+          && tokens.get(i + 1).kind() == Kind.STRING
+          && !(i > 0 && (tokens.get(i - 1).is(".") || tokens.get(i - 1).is("::")))
+          && (t.kind() == Kind.QUOTED_IDENTIFIER || !BEFORE_A_VALUE.contains(t.lower()))) {
+        type = i;
+      }
+      if (type < 0) {
+        continue;
+      }
+      // a qualified type (pg_catalog.int4, public.secrets) is judged by its last part
+      int last = type;
+      while (last + 2 < tokens.size() && tokens.get(last + 1).is(".")
+          && tokens.get(last + 2).isName()) {
+        last += 2;
+      }
+      if (type >= tokens.size() || !tokens.get(last).isName()) {
+        throw new QueryRefusedException("A cast needs a type name");
+      }
+      SqlToken name = tokens.get(last);
+      boolean qualified = last > type;
+      String schemaPart = qualified ? tokens.get(last - 2).value() : null;
+      boolean builtin = name.kind() == Kind.WORD && BUILTIN_TYPES.contains(name.lower())
+          && (!qualified || schemaPart.equalsIgnoreCase("pg_catalog"));
+      boolean ownRowType = wholeTables.contains(name.value())
+          && (!qualified || schemaPart.equals(schema));
+      if (!builtin && !ownRowType) {
+        throw new QueryRefusedException("Casts and typed literals may name only built-in "
+            + "types (and the row types of tables you may read whole)");
+      }
+    }
   }
 
   static boolean deniedFunction(String name) {

@@ -186,6 +186,27 @@ class QueryCheckTest {
   }
 
   @Test
+  void castsAndTypedLiteralsNameOnlyBuiltInTypesOrWholeTables() {
+    for (String sql : new String[] {"SELECT x::int, CAST(x AS VARCHAR(10)), "
+        + "CAST(x AS DOUBLE PRECISION), x::timestamp with time zone, DATE '2024-01-01', "
+        + "INTERVAL '1 day', TIMESTAMP WITH TIME ZONE '2024-01-01 00:00', x::pg_catalog.int4, "
+        + "x::text[], NULL::orders, 'a' LIKE 'b' ESCAPE '!' FROM orders",
+        "SELECT CASE WHEN name = 'x' THEN 'y' ELSE 'z' END, position('a' IN name), "
+            + "trim(both 'x' from name), name AT TIME ZONE 'UTC' FROM customers"}) {
+      ok(sql);
+    }
+    // a hidden table's row type answers exactly as a type that does not exist
+    String hidden = refusal("SELECT NULL::secret");
+    assertThat(refusal("SELECT NULL::no_such_type")).isEqualTo(hidden);
+    for (String sql : new String[] {"SELECT (NULL::employees).salary",
+        "SELECT CAST(NULL AS secret)", "SELECT secret '(1)'", "SELECT \"secret\" '(1)'",
+        "SELECT json_populate_record(NULL::public.secret, '{}')", "SELECT NULL::public.orders2",
+        "SELECT 1::"}) {
+      assertThat(refusal(sql)).as(sql).startsWith(sql.endsWith("::") ? "A cast" : "Casts");
+    }
+  }
+
+  @Test
   void overlongStatementsAreRefusedBeforeParsing() {
     String sql = "SELECT 1" + " ".repeat(QueryCheck.MAX_SQL_CHARS);
     assertThat(refusal(sql)).contains("longer than");
