@@ -65,4 +65,35 @@ class AgentCommandTest {
       assertThat(process.exitValue()).isZero();
     }
   }
+
+  @Test
+  void aRoleThatCouldWriteIsNamedLoudlyOnStderr() throws Exception {
+    // An H2 administrator may do anything: the agent still refuses writes, and says so.
+    Process process = new ProcessBuilder(KeelProcess.command("agent", "--port", "0",
+        "--jdbc-url", "jdbc:h2:mem:keel_cli_admin;DATABASE_TO_LOWER=TRUE", "--user", "sa"))
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      BufferedReader err = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+          StandardCharsets.UTF_8));
+      String warnings = CompletableFuture.supplyAsync(() -> {
+        StringBuilder read = new StringBuilder();
+        try {
+          for (String line = err.readLine(); line != null; line = err.readLine()) {
+            read.append(line).append('\n');
+            if (line.startsWith("keel agent: WARNING: the agent refuses writes itself")) {
+              break;
+            }
+          }
+        } catch (java.io.IOException e) {
+          read.append("read failed: ").append(e);
+        }
+        return read.toString();
+      }).get(60, TimeUnit.SECONDS);
+      assertThat(warnings).contains("keel agent: WARNING: the database role can change the "
+          + "database, although --allow-writes is off").contains("administrator");
+    } finally {
+      process.destroy();
+      assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    }
+  }
 }
