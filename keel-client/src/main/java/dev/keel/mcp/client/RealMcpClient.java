@@ -8,6 +8,7 @@ import dev.keel.mcp.core.ConnectionClosedException;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.protocol.McpMethod;
 import dev.keel.mcp.core.MetaKeys;
 import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.ProtocolVersion;
@@ -70,11 +71,14 @@ final class RealMcpClient implements McpClient {
 
   private static final Logger LOG = LoggerFactory.getLogger(RealMcpClient.class);
 
-  /** Methods whose re-sending cannot do anything twice: only these survive a session expiry. */
-  static final Set<String> IDEMPOTENT = Set.of("ping", "tools/list", "resources/list",
-      "resources/templates/list", "resources/read", "resources/subscribe",
-      "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete",
-      "logging/setLevel", "tasks/get", "tasks/list", "tasks/result");
+  /**
+   * Returns true when re-sending {@code method} cannot do anything twice (the protocol's method
+   * table says): only these survive a session expiry.
+   */
+  static boolean idempotent(String method) {
+    return McpMethod.of(method).map(McpMethod::idempotent).orElse(false)
+        && !method.equals("server/discover");
+  }
 
   private final ClientTransport transport;
   private final McpJson json = McpJson.standard();
@@ -342,7 +346,7 @@ final class RealMcpClient implements McpClient {
         return exchangeLegacy(method, params, timeout, listener, built, true);
       } catch (SessionExpiredException e) {
         recover();
-        if (resent || !IDEMPOTENT.contains(method)) {
+        if (resent || !idempotent(method)) {
           throw e;
         }
         resent = true;
@@ -417,7 +421,7 @@ final class RealMcpClient implements McpClient {
             withTasks);
       } catch (McpException e) {
         if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && !versionRetried
-            && IDEMPOTENT.contains(method)) {
+            && idempotent(method)) {
           String other = mutualModernVersion(e.data());
           if (other != null) {
             versionRetried = true;

@@ -1,13 +1,13 @@
 package dev.keel.mcp.client;
 
 import dev.keel.mcp.client.internal.ClientThreads;
-import dev.keel.mcp.client.internal.HeaderValues;
 import dev.keel.mcp.client.internal.SessionPins;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.HeaderMirror;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -145,21 +145,9 @@ public final class StreamableHttpTransport implements ClientTransport {
 
   /** {@code Mcp-Method}, {@code Mcp-Name} and {@code Mcp-Param-*}: the body, mirrored. */
   private static void modernHeaders(HttpRequest.Builder b, JsonRpcRequest r, ObjectNode schema) {
-    b.header("Mcp-Method", r.method());
-    ObjectNode params = r.params();
-    JsonNode name = params == null ? null : switch (r.method()) {
-      case "tools/call", "prompts/get" -> params.get("name");
-      case "resources/read" -> params.get("uri");
-      case "tasks/get", "tasks/update", "tasks/cancel" -> params.get("taskId");
-      default -> null;
-    };
-    if (name != null && name.isString()) {
-      b.header("Mcp-Name", HeaderValues.encode(name.stringValue()));
-    }
-    if (schema != null && r.method().equals("tools/call")) {
-      HeaderValues.paramHeaders(schema, params.get("arguments")).forEach(b::header);
-    }
+    HeaderMirror.headers(r, schema).forEach(b::header);
   }
+
 
   HttpRequest.Builder base() {
     HttpRequest.Builder b = HttpRequest.newBuilder(endpoint);

@@ -101,6 +101,35 @@ class ModernHttpTest {
     return McpJson.standard().parse(r.body()).get("error").get("code").asInt();
   }
 
+  /**
+   * Issue 15: {@code mcp-remote} sends {@code Mcp-Method} on every request, a plain 2025
+   * {@code initialize} included, and curl users send it inside legacy sessions. The header
+   * decides no era: these are legacy requests and are served as such.
+   */
+  @Test
+  void legacyRequestsWithMirroredHeadersStayLegacy() throws IOException {
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("Content-Type", "application/json");
+    h.put("Accept", "application/json, text/event-stream");
+    h.put("Authorization", "Bearer alice-secret");
+    h.put("Mcp-Method", "initialize");
+    RawHttp.Response init = post(h, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+        + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+        + "\"clientInfo\":{\"name\":\"mcp-remote\",\"version\":\"0\"}}}");
+    assertThat(init.status()).as(init.body()).isEqualTo(200);
+    String session = init.header("mcp-session-id");
+    assertThat(session).isNotNull();
+    h.put("Mcp-Session-Id", session);
+    h.put("MCP-Protocol-Version", "2025-11-25");
+    h.put("Mcp-Method", "notifications/initialized");
+    assertThat(post(h, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
+        .status()).isEqualTo(202);
+    h.put("Mcp-Method", "tools/list");
+    RawHttp.Response list = post(h, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+    assertThat(list.status()).as(list.body()).isEqualTo(200);
+    assertThat(list.body()).contains("\"block\"").doesNotContain("\"error\"");
+  }
+
   @Test
   void discoverIsServedStatelesslyAndMintsNoSession() throws IOException {
     RawHttp.Response r = post(headers("server/discover", null, "Mcp-Session-Id", "whatever"),

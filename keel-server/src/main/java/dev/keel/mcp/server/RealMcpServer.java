@@ -9,6 +9,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.core.schema.Implementation;
 import dev.keel.mcp.core.schema.Prompt;
 import dev.keel.mcp.core.schema.Resource;
@@ -365,7 +366,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
 
   @Override
   public Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
-      JsonRpcMessage message, MessageStream stream) {
+      JsonRpcMessage message, Era era, MessageStream stream) {
     if (!listening || (session != null && session.isClosed())) {
       // A closed server, or a session that ended while this message was on its way, takes
       // no more work; a request still gets an answer.
@@ -373,7 +374,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
           ? Optional.of(listening ? sessionEnded(request) : shuttingDown(request))
           : Optional.empty();
     }
-    return dispatcher.handle((RealServerSession) session, principal, message, stream);
+    return dispatcher.handle((RealServerSession) session, principal, message, era, stream);
   }
 
   private static JsonRpcErrorResponse sessionEnded(JsonRpcRequest request) {

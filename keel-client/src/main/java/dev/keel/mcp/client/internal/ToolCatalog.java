@@ -1,5 +1,6 @@
 package dev.keel.mcp.client.internal;
 
+import dev.keel.mcp.core.protocol.HeaderMirror;
 import com.networknt.schema.SchemaRegistry;
 import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.internal.schema.SchemaValidator;
@@ -41,7 +42,7 @@ public final class ToolCatalog {
     Map<String, String> nextRefused = new LinkedHashMap<>();
     List<Tool> usable = new ArrayList<>();
     for (Tool tool : listed) {
-      Optional<String> problem = HeaderValues.invalidAnnotation(tool.inputSchema());
+      Optional<String> problem = HeaderMirror.invalidAnnotation(tool.inputSchema());
       if (problem.isPresent()) {
         // the problem quotes the server's schema: escaped and capped for the log and for the
         // refusal a later call reports

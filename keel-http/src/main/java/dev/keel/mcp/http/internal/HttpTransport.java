@@ -8,6 +8,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.http.Authenticator;
 import dev.keel.mcp.http.FingerprintResolver;
 import dev.keel.mcp.http.RateLimiter;
@@ -174,11 +175,15 @@ public final class HttpTransport implements AutoCloseable {
       errors.write(resp, 400, e.requestId(), e.code(), e.getMessage(), null);
       return;
     }
-    if (message instanceof JsonRpcRequest r && ModernGate.isModern(req, r)) {
+    // The one place an HTTP message's era is decided; everything below follows it.
+    Era era = Era.of(new Era.Facts(methodOf(message), paramsOf(message),
+        req.getHeader("MCP-Protocol-Version"), req.getHeader("Mcp-Session-Id"),
+        req.getHeader("Mcp-Method"), req.getHeader("Mcp-Name")));
+    if (era == Era.MODERN && message instanceof JsonRpcRequest r) {
       postModern(req, resp, read, principal, r);
       return;
     }
-    if (message instanceof JsonRpcNotification n && ModernGate.isModern(req, n)) {
+    if (era == Era.MODERN) {
       // The stateless era defines no notification over HTTP (closing a stream is the cancel):
       // accepted and ignored, as clients that send one anyway expect.
       resp.setStatus(202);
@@ -210,13 +215,27 @@ public final class HttpTransport implements AutoCloseable {
       }
     }
     if (!(message instanceof JsonRpcRequest request)) {
-      engine.handle(session, principal, message, NO_STREAM);
+      engine.handle(session, principal, message, Era.LEGACY, NO_STREAM);
       resp.setStatus(202);
       return;
     }
     if (gates.passAccept(req, resp)) {
-      dispatch(req, resp, read, session, principal, request);
+      dispatch(req, resp, read, session, principal, request, Era.LEGACY);
     }
+  }
+
+  private static String methodOf(JsonRpcMessage message) {
+    if (message instanceof JsonRpcRequest r) {
+      return r.method();
+    }
+    return message instanceof JsonRpcNotification n ? n.method() : null;
+  }
+
+  private static tools.jackson.databind.JsonNode paramsOf(JsonRpcMessage message) {
+    if (message instanceof JsonRpcRequest r) {
+      return r.params();
+    }
+    return message instanceof JsonRpcNotification n ? n.params() : null;
   }
 
   /**
@@ -232,12 +251,13 @@ public final class HttpTransport implements AutoCloseable {
       return;
     }
     if (gates.passAccept(req, resp)) {
-      dispatch(req, resp, read, null, principal, request);
+      dispatch(req, resp, read, null, principal, request, Era.MODERN);
     }
   }
 
   private void dispatch(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
-      ServerSession session, Principal principal, JsonRpcRequest request) throws IOException {
+      ServerSession session, Principal principal, JsonRpcRequest request, Era era)
+      throws IOException {
     boolean resumable = session != null && options.events() != null
         && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
     SessionStreams streams = session == null ? null : streamsFor(session);
@@ -249,7 +269,7 @@ public final class HttpTransport implements AutoCloseable {
       return;
     }
     boolean sseAccepted = Gates.accepts(req, "text/event-stream");
-    boolean modern = session == null && ModernGate.isModern(req, request);
+    boolean modern = era == Era.MODERN;
     Supplier<PostExchange> exchangeOf = () -> {
       AsyncContext async = BodyRead.asyncContext(read, req);
       PostExchange exchange =
@@ -264,7 +284,7 @@ public final class HttpTransport implements AutoCloseable {
       try {
         InlineExchange exchange = new InlineExchange(resp, engine.codec(), sseAccepted, modern,
             exchangeOf);
-        run(session, principal, request, admission.get(), exchange);
+        run(session, principal, request, era, admission.get(), exchange);
       } finally {
         inlineSlots.release();
       }
@@ -272,7 +292,7 @@ public final class HttpTransport implements AutoCloseable {
     }
     PostExchange exchange = exchangeOf.get();
     try {
-      executor.execute(() -> run(session, principal, request, admission.get(), exchange));
+      executor.execute(() -> run(session, principal, request, era, admission.get(), exchange));
     } catch (RejectedExecutionException e) {
       admission.get().close();
       exchange.abort();
@@ -280,11 +300,11 @@ public final class HttpTransport implements AutoCloseable {
   }
 
   /** Runs a request through the engine and ends its exchange with the answer, if any. */
-  private void run(ServerSession session, Principal principal, JsonRpcRequest request,
+  private void run(ServerSession session, Principal principal, JsonRpcRequest request, Era era,
       Admission admission, AnsweredStream exchange) {
     Optional<JsonRpcMessage> response = Optional.empty();
     try (Admission held = admission) {
-      response = engine.handle(session, principal, request, exchange);
+      response = engine.handle(session, principal, request, era, exchange);
     } catch (RuntimeException | Error e) {
       LOG.error("request {} failed", request.method(), e);
       response = Optional.of(new JsonRpcErrorResponse(request.id(),

@@ -3,6 +3,7 @@ package dev.keel.mcp.server.transport;
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.server.Principal;
 import java.util.Optional;
 
@@ -66,15 +67,43 @@ public interface ServerEngine {
   }
 
   /**
-   * Handles one message that is not {@code initialize}.
+   * Handles one message that is not {@code initialize}, in the era its transport decided with
+   * {@link Era#of} at its edge; the engine does not decide it again.
    *
    * @param session the legacy session it belongs to, or null when sessionless
    * @param principal who sent it
    * @param message the message
+   * @param era the era the message speaks
    * @param stream where messages related to a request go
    * @return the response to a request; empty for notifications, responses, and requests that
    *     were cancelled (a cancelled request gets no response)
    */
   Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
-      JsonRpcMessage message, MessageStream stream);
+      JsonRpcMessage message, Era era, MessageStream stream);
+
+  /**
+   * Handles a message that came without headers (stdio, in-memory): its era follows from the
+   * message alone, by the same rule.
+   */
+  default Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
+      JsonRpcMessage message, MessageStream stream) {
+    return handle(session, principal, message, Era.of(Era.Facts.of(methodOf(message),
+        paramsOf(message))), stream);
+  }
+
+  private static String methodOf(JsonRpcMessage message) {
+    if (message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcRequest r) {
+      return r.method();
+    }
+    return message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcNotification n ? n.method()
+        : null;
+  }
+
+  private static tools.jackson.databind.JsonNode paramsOf(JsonRpcMessage message) {
+    if (message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcRequest r) {
+      return r.params();
+    }
+    return message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcNotification n ? n.params()
+        : null;
+  }
 }

@@ -10,6 +10,8 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.Era;
+import dev.keel.mcp.core.protocol.McpMethod;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.core.schema.InitializeRequest;
@@ -46,16 +48,6 @@ public final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
   /** Methods of the legacy era. */
-  private static final Set<String> LEGACY_METHODS = Set.of("ping", "logging/setLevel",
-      "completion/complete", "tools/list", "tools/call", "resources/list",
-      "resources/templates/list", "resources/read", "resources/subscribe",
-      "resources/unsubscribe", "prompts/list", "prompts/get", "tasks/get", "tasks/result",
-      "tasks/list", "tasks/cancel");
-
-  /** The methods whose handlers are user code, and so run under a timeout. */
-  private static final Set<String> USER_CODE = Set.of("tools/call", "resources/read",
-      "prompts/get", "completion/complete");
-
   private final ServerCore core;
   private final Map<String, MethodHandler> methods = Map.ofEntries(
       Map.entry("ping", UtilityMethods::ping),
@@ -117,7 +109,7 @@ public final class Dispatcher {
 
   /** Handles a message other than {@code initialize}; see {@code ServerEngine.handle}. */
   public Optional<JsonRpcMessage> handle(RealServerSession session, Principal principal,
-      JsonRpcMessage message, MessageStream stream) {
+      JsonRpcMessage message, Era era, MessageStream stream) {
     if (session != null) {
       session.touch();
     }
@@ -135,7 +127,7 @@ public final class Dispatcher {
       return Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: a notification must not carry an id")));
     }
-    if (ModernRequests.isModern(request)) {
+    if (era == Era.MODERN) {
       return handleModern(principal, request, stream);
     }
     if (session != null && session.isChannel()) {
@@ -146,7 +138,7 @@ public final class Dispatcher {
       return Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: initialize opens a new session")));
     }
-    MethodHandler handler = LEGACY_METHODS.contains(request.method())
+    MethodHandler handler = served(request.method(), Era.LEGACY)
         ? methods.get(request.method()) : null;
     if (handler == null) {
       return Optional.of(error(request.id(), McpException.methodNotFound(request.method())));
@@ -169,7 +161,7 @@ public final class Dispatcher {
     } catch (McpException e) {
       return Optional.of(new JsonRpcErrorResponse(request.id(), ModernRequests.error(e)));
     }
-    MethodHandler handler = ModernRequests.METHODS.contains(request.method())
+    MethodHandler handler = served(request.method(), Era.MODERN)
         ? methods.get(request.method()) : null;
     if (handler == null) {
       return Optional.of(error(request.id(), McpException.methodNotFound(request.method())));
@@ -198,7 +190,7 @@ public final class Dispatcher {
     stream.requestStarted(source::cancel);
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
     ScheduledFuture<?> timer = null;
-    if (USER_CODE.contains(request.method())) {
+    if (McpMethod.of(request.method()).map(McpMethod::userCode).orElse(false)) {
       if (options.nonBlocking()) {
         ctx.deadline(System.nanoTime() + timeout.toNanos());
       } else {
@@ -221,20 +213,20 @@ public final class Dispatcher {
       }
       JsonNode shaped = view.modern()
           ? ModernRequests.complete(core, request.method(), result) : result;
-      return finished(ctx, request, timeout, () -> new JsonRpcResponse(request.id(), shaped));
+      return finished(view, ctx, request, timeout, () -> new JsonRpcResponse(request.id(), shaped));
     } catch (InputRequiredSignal signal) {
-      return finished(ctx, request, timeout, () -> inputRequired(view, principal, request,
+      return finished(view, ctx, request, timeout, () -> inputRequired(view, principal, request,
           signal));
     } catch (RequestCancelledException e) {
-      return finished(ctx, request, timeout, null);
+      return finished(view, ctx, request, timeout, null);
     } catch (McpException e) {
-      return finished(ctx, request, timeout, () -> error(view, request.id(), e));
+      return finished(view, ctx, request, timeout, () -> error(view, request.id(), e));
     } catch (Exception | Error e) {
       // Errors too: a handler that dies must still leave its request with an answer.
       if (!source.isCancelled()) {
         LOG.error("{} failed", request.method(), e);
       }
-      return finished(ctx, request, timeout,
+      return finished(view, ctx, request, timeout,
           () -> error(request.id(), McpException.internalError()));
     } finally {
       if (bind) {
@@ -272,10 +264,10 @@ public final class Dispatcher {
    * The answer of a request whose handler returned or threw: a cancelled request gets none, a
    * timed-out one gets a timeout answer, any other gets {@code answer}.
    */
-  private Optional<JsonRpcMessage> finished(RealRequestContext ctx, JsonRpcRequest request,
-      Duration timeout, Supplier<JsonRpcMessage> answer) {
+  private Optional<JsonRpcMessage> finished(RequestView view, RealRequestContext ctx,
+      JsonRpcRequest request, Duration timeout, Supplier<JsonRpcMessage> answer) {
     if (ctx.timedOut()) {
-      return Optional.of(timedOut(request, timeout));
+      return Optional.of(timedOut(view, request, timeout));
     }
     if (ctx.cancellation().isCancelled() || answer == null) {
       return Optional.empty();
@@ -283,18 +275,24 @@ public final class Dispatcher {
     return Optional.of(answer.get());
   }
 
-  private JsonRpcMessage timedOut(JsonRpcRequest request, Duration timeout) {
+  private JsonRpcMessage timedOut(RequestView view, JsonRpcRequest request, Duration timeout) {
     String message = "timed out after " + timeout.toMillis() + " ms";
     if (request.method().equals("tools/call")) {
       String name = toolOf(request).map(t -> t.tool().name()).orElse("tool");
       JsonNode result = core.json().toTree(CallToolResult.error("Tool " + name + " " + message));
-      if (ModernRequests.isModern(request)) {
+      if (view.modern()) {
         result = ModernRequests.complete(core, request.method(), result);
       }
       return new JsonRpcResponse(request.id(), result);
     }
     return error(request.id(), new McpException(ErrorCodes.SERVER_ERROR,
         "Request " + message));
+  }
+
+  /** Returns true when {@code era} has the method and this server serves it there. */
+  private boolean served(String method, Era era) {
+    return McpMethod.of(method).map(m -> m.in(era) && m.sender() != McpMethod.Sender.SERVER
+        && m != McpMethod.INITIALIZE).orElse(false);
   }
 
   /** Returns true when the request calls a tool registered as non-blocking. */

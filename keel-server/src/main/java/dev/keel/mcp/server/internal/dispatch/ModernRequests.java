@@ -7,6 +7,7 @@ import dev.keel.mcp.core.MetaKeys;
 import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.McpMethod;
 import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.core.schema.Implementation;
 import dev.keel.mcp.core.schema.LoggingLevel;
@@ -23,33 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ModernRequests {
 
-  /**
-   * Methods of the stateless era, with the tasks extension's; anything else (including the
-   * removed ones, and the legacy {@code tasks/result} and {@code tasks/list}) is -32601.
-   */
-  static final Set<String> METHODS = Set.of("server/discover", "subscriptions/listen",
-      "tools/list", "tools/call", "resources/list", "resources/templates/list",
-      "resources/read", "prompts/list", "prompts/get", "completion/complete", "tasks/get",
-      "tasks/update", "tasks/cancel");
-
-  /** Methods that may answer {@code input_required}. */
-  static final Set<String> MRTR_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
-
   private ModernRequests() {}
-
-  /**
-   * A request is modern when its {@code _meta} names a protocol version, or when its method
-   * exists only in the stateless era (a discovery probe is modern even with bad {@code _meta},
-   * so that it gets a modern error).
-   */
-  static boolean isModern(JsonRpcRequest request) {
-    if (request.method().equals("server/discover")
-        || request.method().equals("subscriptions/listen")) {
-      return true;
-    }
-    JsonNode meta = request.params() == null ? null : request.params().get("_meta");
-    return meta != null && meta.has(MetaKeys.PROTOCOL_VERSION);
-  }
 
   /**
    * Reads the request's {@code _meta} into a view.
@@ -88,7 +63,7 @@ final class ModernRequests {
         throw McpException.invalidParams("Invalid params: unknown log level");
       }
     }
-    MrtrRound round = MRTR_METHODS.contains(request.method())
+    MrtrRound round = McpMethod.of(request.method()).map(McpMethod::inputRounds).orElse(false)
         ? round(core, request, principal) : null;
     return new RequestView(true, null, version.stringValue(), capabilities, info, threshold,
         round);
