@@ -309,6 +309,9 @@ public final class HttpTransport implements AutoCloseable {
       LOG.error("request {} failed", request.method(), e);
       response = Optional.of(new JsonRpcErrorResponse(request.id(),
           McpException.internalError().toError()));
+      if (e instanceof VirtualMachineError vm) {
+        throw vm; // after the finally has answered
+      }
     } finally {
       exchange.finish(response);
     }

@@ -208,6 +208,11 @@ public final class Dispatcher {
       ObjectNode params = request.params() == null
           ? JsonNodeFactory.instance.objectNode() : request.params();
       JsonNode result = handler.handle(ctx, params);
+      if (ctx.signalled() instanceof InputRequiredSignal signal) {
+        // the handler swallowed it and returned: its question still stands
+        return finished(view, ctx, request, timeout, () -> inputRequired(view, principal,
+            request, signal));
+      }
       if (result == MethodHandler.HELD) {
         return Optional.empty();
       }
@@ -222,7 +227,16 @@ public final class Dispatcher {
     } catch (McpException e) {
       return finished(view, ctx, request, timeout, () -> error(view, request.id(), e));
     } catch (Exception | Error e) {
-      // Errors too: a handler that dies must still leave its request with an answer.
+      if (ctx.signalled() instanceof InputRequiredSignal signal) {
+        // the handler swallowed its question and failed otherwise: the question wins
+        return finished(view, ctx, request, timeout, () -> inputRequired(view, principal,
+            request, signal));
+      }
+      if (e instanceof VirtualMachineError vm) {
+        // the JVM is in trouble: no answer is worth hiding that (the finally still cleans up)
+        throw vm;
+      }
+      // Other errors too: a handler that dies must still leave its request with an answer.
       if (!source.isCancelled()) {
         LOG.error("{} failed", request.method(), e);
       }

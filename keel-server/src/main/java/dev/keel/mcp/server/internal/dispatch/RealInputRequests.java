@@ -74,6 +74,10 @@ final class RealInputRequests implements InputRequests {
 
   @Override
   public InputAnswers collect() {
+    if (ctx.signalled() != null) {
+      // the handler swallowed an earlier signal and asks again: the first outcome stands
+      throw ctx.signalled();
+    }
     for (Question q : questions) {
       requireCapability(q);
     }
@@ -116,7 +120,7 @@ final class RealInputRequests implements InputRequests {
       }
     }
     if (!missing.isEmpty()) {
-      throw new InputRequiredSignal(missing);
+      throw ctx.raise(new InputRequiredSignal(missing));
     }
     return new Answers(answers);
   }

@@ -56,6 +56,8 @@ public final class RealRequestContext implements RequestContext {
   private volatile boolean timedOut;
   private volatile boolean taskOnDemand;
   private volatile boolean nonBlocking;
+  /** The first control signal the handler raised; see {@link ControlSignal}. */
+  private volatile ControlSignal signalled;
   private boolean hasDeadline;
   private long deadlineNanos;
 
@@ -144,6 +146,22 @@ public final class RealRequestContext implements RequestContext {
     this.nonBlocking = value;
   }
 
+  /**
+   * Raises {@code signal} and remembers it. Once one was raised, every later raise repeats the
+   * first: a handler that swallowed it and asks again is stopped again, with the same outcome.
+   */
+  RuntimeException raise(ControlSignal signal) {
+    if (signalled == null) {
+      signalled = signal;
+    }
+    throw signalled;
+  }
+
+  /** Returns the control signal the handler raised, swallowed or not, or null. */
+  ControlSignal signalled() {
+    return signalled;
+  }
+
   /** Lets {@link #continueAsTask} turn this call into a task (a tool with tasks on demand). */
   void taskOnDemand(boolean value) {
     this.taskOnDemand = value;
@@ -157,7 +175,7 @@ public final class RealRequestContext implements RequestContext {
   @Override
   public CallToolResult continueAsTask(TaskWork work) throws Exception {
     if (task == null && taskOnDemand) {
-      throw new TaskSignal(work);
+      throw raise(new TaskSignal(work));
     }
     return work.run(this);
   }

@@ -10,12 +10,10 @@ import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.server.McpErrors;
 import dev.keel.mcp.server.TaskSupport;
 import dev.keel.mcp.server.TaskWork;
-import dev.keel.mcp.server.internal.mrtr.InputRequiredSignal;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
 import dev.keel.mcp.server.internal.tasks.TaskEngine;
 import dev.keel.mcp.server.internal.tasks.TaskJson;
 import dev.keel.mcp.server.internal.tasks.TaskRun;
-import dev.keel.mcp.server.internal.tasks.TaskSignal;
 import dev.keel.mcp.server.spi.StoredTask;
 import dev.keel.mcp.server.spi.TaskStatus;
 import dev.keel.mcp.server.transport.MessageStream;
@@ -165,11 +163,15 @@ final class TaskMethods {
       }
     } catch (McpException e) {
       run.fail(ctx.view().modern() ? ModernRequests.error(e) : e.toError());
-    } catch (InputRequiredSignal | TaskSignal e) {
+    } catch (ControlSignal e) {
       // Neither can happen in a task context; if it does, the task fails cleanly.
       LOG.error("tool {} left its task with {}", name, e.getMessage());
       run.fail(McpException.internalError().toError());
     } catch (Exception | Error e) {
+      if (e instanceof VirtualMachineError vm) {
+        run.fail(McpException.internalError().toError());
+        throw vm;
+      }
       if (source.isCancelled()) {
         run.cancel(source.reason());
       } else {

@@ -50,7 +50,15 @@ final class ToolMethods {
     CallToolResult result;
     try {
       result = run(ctx, entry, arguments);
-    } catch (TaskSignal signal) {
+    } catch (Exception e) {
+      // a TaskSignal, or whatever the tool threw after swallowing one
+      if (ctx.signalled() instanceof TaskSignal signal) {
+        return TaskMethods.start(ctx, entry, params, arguments, signal.work());
+      }
+      throw e;
+    }
+    if (ctx.signalled() instanceof TaskSignal signal) {
+      // the tool swallowed its continueAsTask and returned: it still continues as a task
       return TaskMethods.start(ctx, entry, params, arguments, signal.work());
     }
     return core.json().toTree(result);

@@ -1,15 +1,13 @@
 package dev.keel.mcp.server.internal.mrtr;
 
+import dev.keel.mcp.server.internal.dispatch.ControlSignal;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Ends a modern-era attempt that needs input from the client: the dispatcher turns it into an
- * {@code input_required} result.
- *
- * <p>It is an {@link Error}, not an exception, on purpose: it is control flow, and a handler's
- * ordinary {@code catch (Exception e)} around {@code ctx.elicit} must not swallow it.
+ * {@code input_required} result (see {@link ControlSignal} for why it cannot be swallowed).
  */
-public final class InputRequiredSignal extends Error {
+public final class InputRequiredSignal extends ControlSignal {
 
   private static final long serialVersionUID = 1L;
 
@@ -17,7 +15,7 @@ public final class InputRequiredSignal extends Error {
 
   /** Creates the signal for these input requests, by key. */
   public InputRequiredSignal(ObjectNode inputRequests) {
-    super("input required", null, false, false);
+    super("input required");
     this.inputRequests = inputRequests;
   }
 
