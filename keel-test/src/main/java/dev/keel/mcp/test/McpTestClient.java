@@ -28,8 +28,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 
@@ -248,50 +246,29 @@ public final class McpTestClient implements AutoCloseable {
     }
   }
 
-  /** Progress reports of one call; the call's listener and the test read it at once. */
-  static final class ProgressLog implements dev.keel.mcp.client.ProgressListener {
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition arrived = lock.newCondition();
-    private final List<ToolCall.Progress> reports = new ArrayList<>();
+  /** The notification that tells the kit a legacy session's listening stream is up. */
+  static final String LISTENING_PROBE = "notifications/keel-test/listening";
 
-    @Override
-    public void onProgress(double progress, Double total, String message) {
-      lock.lock();
-      try {
-        reports.add(new ToolCall.Progress(progress, total, message));
-        arrived.signalAll();
-      } finally {
-        lock.unlock();
-      }
+  /**
+   * Waits until the session's listening stream (a GET the client opens after the handshake,
+   * asynchronously) is attached, so that a notification the test causes right after
+   * {@code connect()} is not lost. The SPI offers no way to ask, so the kit probes: a
+   * notification the server could deliver proves the stream is there (the client drops it).
+   */
+  static void awaitListeningStream(McpServer server, String sessionId, Duration timeout) {
+    if (sessionId == null) {
+      return;
     }
-
-    List<ToolCall.Progress> snapshot() {
-      lock.lock();
-      try {
-        return List.copyOf(reports);
-      } finally {
-        lock.unlock();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!server.notify(sessionId, LISTENING_PROBE, null)) {
+      if (System.nanoTime() > deadline) {
+        return; // a server without a listening stream: notifications then ride on calls
       }
-    }
-
-    void await(String tool, int count, Duration timeout) {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      lock.lock();
       try {
-        while (reports.size() < count) {
-          long left = deadline - System.nanoTime();
-          if (left <= 0) {
-            throw new org.opentest4j.AssertionFailedError("expected " + count + " progress "
-                + "report(s) from tool " + tool + " within " + timeout.toMillis() + " ms but got "
-                + reports.size() + ": " + reports, count, reports.size());
-          }
-          arrived.awaitNanos(left);
-        }
+        Thread.sleep(5);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for progress", e);
-      } finally {
-        lock.unlock();
+        return;
       }
     }
   }
@@ -440,7 +417,11 @@ public final class McpTestClient implements AutoCloseable {
         RecordedNotifications notifications = new RecordedNotifications();
         McpClient.Builder b = McpClient.builder(wire).era(era).requestTimeout(requestTimeout)
             .connectTimeout(requestTimeout).clientInfo(clientName, clientVersion)
-            .notifications(notifications::record);
+            .notifications((method, params) -> {
+              if (!method.equals(LISTENING_PROBE)) {
+                notifications.record(method, params);
+              }
+            });
         if (elicits) {
           b.elicitation(replies.elicitation());
         }
@@ -451,9 +432,14 @@ public final class McpTestClient implements AutoCloseable {
           b.roots(replies.rootsProvider());
         }
         McpClient client = b.connect();
+        owned.add(0, client);
         if (logLevel != null) {
           client.setLogLevel(logLevel);
         }
+        if (transport == TestTransport.HTTP && server != null && client.era() == Era.LEGACY) {
+          awaitListeningStream(server, client.transport().sessionId(), requestTimeout);
+        }
+        owned.remove(0);
         return new McpTestClient(client, transport, transport == TestTransport.HTTP ? uri : null,
             replies, notifications, List.copyOf(owned));
       } catch (RuntimeException e) {

@@ -98,8 +98,8 @@ public final class NotificationsAssert {
         return this;
       }
     }
-    throw new AssertionFailedError("expected a " + level.wireName() + " log message containing \""
-        + part + "\" but the log messages were " + logs.stream()
+    throw new AssertionFailedError("expected a log message at level " + level.wireName()
+        + " containing \"" + part + "\" but the log messages were " + logs.stream()
             .map(l -> l.level().wireName() + ": " + l.text()).toList());
   }
 }

@@ -25,10 +25,10 @@ public final class PendingCall {
   private final String tool;
   private final Thread caller;
   private final CompletableFuture<ToolCall> outcome;
-  private final McpTestClient.ProgressLog progress;
+  private final ProgressLog progress;
 
   PendingCall(String tool, Thread caller, CompletableFuture<ToolCall> outcome,
-      McpTestClient.ProgressLog progress) {
+      ProgressLog progress) {
     this.tool = tool;
     this.caller = caller;
     this.outcome = outcome;

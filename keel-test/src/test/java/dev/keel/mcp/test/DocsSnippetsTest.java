@@ -1,0 +1,47 @@
+package dev.keel.mcp.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The examples in README.md and docs/testing-kit.md are these compiled, running test sources,
+ * verbatim from their first import: an example that drifts from its test fails the build.
+ */
+class DocsSnippetsTest {
+
+  static final Path TESTS = Path.of("src/test/java/dev/keel/mcp/test");
+
+  static String body(Path source) throws IOException {
+    String text = Files.readString(source, StandardCharsets.UTF_8);
+    return text.substring(text.indexOf("import ")).strip();
+  }
+
+  static String read(String path) throws IOException {
+    return Files.readString(Path.of(path), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void readmeShowsTheServerExampleAndItsTestVerbatim() throws IOException {
+    String readme = read("../README.md");
+    assertThat(readme).as("README's server example is readme/Demo.java")
+        .contains(body(TESTS.resolve("readme/Demo.java")));
+    assertThat(readme).as("README's test of it is readme/DemoTest.java")
+        .contains(body(TESTS.resolve("readme/DemoTest.java")));
+    // The server example appears once, and its test right after it.
+    assertThat(readme.indexOf(body(TESTS.resolve("readme/DemoTest.java"))))
+        .isGreaterThan(readme.indexOf(body(TESTS.resolve("readme/Demo.java"))));
+  }
+
+  @Test
+  void theKitsPageShowsItsCompleteExampleVerbatimAndTheReadmeLinksIt() throws IOException {
+    assertThat(read("../docs/testing-kit.md")).as("docs/testing-kit.md's example")
+        .contains(body(TESTS.resolve("docs/ImportToolTest.java")));
+    assertThat(read("../README.md")).contains("[docs/testing-kit.md](docs/testing-kit.md)");
+    assertThat(read("../docs/architecture.md")).contains("keel-test");
+  }
+}
