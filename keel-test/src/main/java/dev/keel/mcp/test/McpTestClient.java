@@ -273,7 +273,15 @@ public final class McpTestClient implements AutoCloseable {
     }
   }
 
-  /** Builds and connects a {@link McpTestClient}. */
+  /**
+   * Builds and connects a {@link McpTestClient}. Not thread-safe; each {@link #connect()} makes
+   * a new client with its own copy of the scripted replies.
+   *
+   * <pre>{@code
+   * McpTestClient client = McpTestClient.builder(server).era(Era.MODERN)
+   *     .sampling(Replies.sample("Sunny")).logLevel(LoggingLevel.INFO).connect();
+   * }</pre>
+   */
   public static final class Builder {
     private final McpServer server;
     private final URI endpoint;
