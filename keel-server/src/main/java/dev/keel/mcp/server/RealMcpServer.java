@@ -9,7 +9,6 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
-import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.core.schema.Implementation;
 import dev.keel.mcp.core.schema.Prompt;
 import dev.keel.mcp.core.schema.Resource;
@@ -17,6 +16,7 @@ import dev.keel.mcp.core.schema.ServerCapabilities;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
 import dev.keel.mcp.server.internal.dispatch.Dispatcher;
+import dev.keel.mcp.server.internal.dispatch.RealServerCall;
 import dev.keel.mcp.server.internal.dispatch.ServerCore;
 import dev.keel.mcp.server.internal.registry.FeatureKind;
 import dev.keel.mcp.server.internal.registry.FeatureRegistry;
@@ -32,9 +32,10 @@ import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.internal.session.SessionOwnerRegistry;
 import dev.keel.mcp.server.internal.session.SessionTable;
-import dev.keel.mcp.server.transport.Admission;
 import dev.keel.mcp.server.transport.InitializeOutcome;
-import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.Edge;
+import dev.keel.mcp.server.transport.HandlerThreads;
+import dev.keel.mcp.server.transport.ServerCall;
 import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
 import dev.keel.mcp.server.internal.mrtr.RequestStateSealer;
@@ -48,11 +49,11 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -64,6 +65,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
   private final Dispatcher dispatcher;
   private final ScheduledExecutorService timer;
   private final Semaphore admissions;
+  private final RealServerCall.Admissions admission;
+  /** The threads handlers run on: the engine's, not its transports'. */
+  private final ExecutorService handlers = HandlerThreads.newExecutor("keel-handler");
   private final SubscriptionRegistry subscriptions;
   private final LoggingLevel defaultLogLevel;
   private volatile boolean listening;
@@ -114,6 +118,21 @@ final class RealMcpServer implements McpServer, ServerEngine {
         b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0]);
     this.dispatcher = new Dispatcher(core);
     this.admissions = new Semaphore(b.maxInFlightRequests);
+    this.admission = new RealServerCall.Admissions() {
+      @Override
+      public boolean tryAcquire() {
+        if (admissions.tryAcquire()) {
+          return true;
+        }
+        core.counters().requestRefused();
+        return false;
+      }
+
+      @Override
+      public void release() {
+        admissions.release();
+      }
+    };
     this.defaultLogLevel = b.defaultLogLevel;
     long sweep = Math.max(50, Math.min(b.sessionIdleTimeout.toMillis() / 4, 30_000));
     timer.scheduleWithFixedDelay(() -> sessions.evictIdle(System.nanoTime()), sweep, sweep,
@@ -328,8 +347,21 @@ final class RealMcpServer implements McpServer, ServerEngine {
     if (!listening) {
       return new InitializeOutcome(shuttingDown(request), null);
     }
-    RealServerSession session = existing == null ? null : (RealServerSession) existing;
+    RealServerSession session = existing == null ? null : own(existing).orElse(null);
+    if (existing != null && session == null) {
+      // a session this engine does not hold under that owner: answered as unknown
+      return new InitializeOutcome(new JsonRpcErrorResponse(request.id(), new JsonRpcError(
+          ErrorCodes.INVALID_REQUEST, "Session not found", null)), null);
+    }
     return dispatcher.initialize(principal, request, session);
+  }
+
+  /**
+   * Returns this engine's own session behind one a transport hands back, by id and owner: a
+   * transport may wrap the sessions it was given, so nothing here casts them.
+   */
+  private Optional<RealServerSession> own(ServerSession session) {
+    return core.sessions().owned(session.id(), session.owner());
   }
 
   @Override
@@ -346,35 +378,27 @@ final class RealMcpServer implements McpServer, ServerEngine {
   }
 
   @Override
-  public Optional<Admission> admit() {
-    if (!admissions.tryAcquire()) {
-      core.counters().requestRefused();
-      return Optional.empty();
+  public ServerCall call(Edge edge, JsonRpcRequest request) {
+    RealServerSession session = edge.session() == null ? null : own(edge.session()).orElse(null);
+    if (!listening || (edge.session() != null && (session == null || session.isClosed()))) {
+      // A closed server, or a session that ended while this request was on its way, takes no
+      // more work; the request still gets an answer.
+      JsonRpcErrorResponse refusal = listening ? sessionEnded(request) : shuttingDown(request);
+      return dispatcher.refused(edge, request, refusal);
     }
-    AtomicBoolean released = new AtomicBoolean();
-    return Optional.of(() -> {
-      if (released.compareAndSet(false, true)) {
-        admissions.release();
-      }
-    });
+    return dispatcher.call(session, edge, request, handlers, admission);
   }
 
   @Override
-  public boolean runsInline(JsonRpcRequest request) {
-    return dispatcher.runsInline(request);
-  }
-
-  @Override
-  public Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
-      JsonRpcMessage message, Era era, MessageStream stream) {
-    if (!listening || (session != null && session.isClosed())) {
-      // A closed server, or a session that ended while this message was on its way, takes
-      // no more work; a request still gets an answer.
-      return message instanceof JsonRpcRequest request
-          ? Optional.of(listening ? sessionEnded(request) : shuttingDown(request))
-          : Optional.empty();
+  public void deliver(Edge edge, JsonRpcMessage message) {
+    if (!listening) {
+      return;
     }
-    return dispatcher.handle((RealServerSession) session, principal, message, era, stream);
+    RealServerSession session = edge.session() == null ? null : own(edge.session()).orElse(null);
+    if (edge.session() != null && (session == null || session.isClosed())) {
+      return;
+    }
+    dispatcher.deliver(session, edge, message);
   }
 
   private static JsonRpcErrorResponse sessionEnded(JsonRpcRequest request) {
@@ -388,11 +412,6 @@ final class RealMcpServer implements McpServer, ServerEngine {
   }
 
   @Override
-  public Optional<ObjectNode> toolInputSchema(String name) {
-    return core.registry().tool(name).map(t -> t.tool().inputSchema());
-  }
-
-  @Override
   public void close() {
     listening = false;
     subscriptions.shutdown();
@@ -401,5 +420,6 @@ final class RealMcpServer implements McpServer, ServerEngine {
       session.close();
     }
     timer.shutdownNow();
+    handlers.shutdownNow();
   }
 }

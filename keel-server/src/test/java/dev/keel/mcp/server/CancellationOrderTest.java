@@ -10,11 +10,12 @@ import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.InitializeRequest;
 import dev.keel.mcp.core.schema.Tool;
-import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.core.protocol.Era;
+import dev.keel.mcp.server.transport.Edge;
+import dev.keel.mcp.server.transport.ServerCall;
 import dev.keel.mcp.server.transport.ServerSession;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The order of a request's life: its token exists before its handler starts. */
@@ -37,28 +38,20 @@ class CancellationOrderTest {
       ServerSession session = server.engine().initialize(Principal.local(),
           new JsonRpcRequest(RequestId.of(0), "initialize", JSON.toObject(
               new InitializeRequest("2025-11-25", null, null, null))), null).session();
-      ServerSession[] self = {session};
-      // The cancel is delivered at the last moment before the handler runs: from the
-      // transport's hook, which the engine calls just before the handler starts.
-      MessageStream stream = new MessageStream() {
-        @Override
-        public boolean send(JsonRpcMessage message) {
-          return true;
-        }
+      // The cancel arrives after the request was received and resolved, before any handler
+      // thread picks it up: the token already exists, so the handler never runs.
+      Edge edge = Edge.of(session, Principal.local(), Era.LEGACY);
+      ServerCall call = server.engine().call(edge, new JsonRpcRequest(RequestId.of(9),
+          "tools/call", JSON.parseObject("{\"name\":\"quick\"}")));
+      server.engine().deliver(edge, new JsonRpcNotification("notifications/cancelled",
+          JSON.parseObject("{\"requestId\":9}")));
+      AnswerStream answer = new AnswerStream();
+      assertThat(call.start(answer, false)).isTrue();
+      Optional<JsonRpcMessage> response = answer.await();
 
-        @Override
-        public void requestStarted(Consumer<String> cancel) {
-          server.engine().handle(self[0], Principal.local(), new JsonRpcNotification(
-              "notifications/cancelled", JSON.parseObject("{\"requestId\":9}")), this);
-        }
-      };
-      Optional<JsonRpcMessage> response = server.engine().handle(session, Principal.local(),
-          new JsonRpcRequest(RequestId.of(9), "tools/call",
-              JSON.parseObject("{\"name\":\"quick\"}")), stream);
-
-      assertThat(ran).isTrue();
-      assertThat(sawCancelled).as("the handler saw the early cancel").isTrue();
+      assertThat(ran).as("a request cancelled before it started never runs").isFalse();
       assertThat(response).as("a cancelled request gets no response").isEmpty();
+      assertThat(server.metrics().cancellations()).isEqualTo(1);
     } finally {
       server.close();
     }

@@ -74,9 +74,11 @@ class ControlFlowTest {
                 return CallToolResult.text("swallowed the task");
               }
             })
-        .tool(Tool.builder("dies").build(), (ctx, args) -> {
-          throw new OutOfMemoryError("a test of propagation");
-        })
+        // non-blocking, so that it runs on the caller's thread, where the error must arrive
+        .tool(Tool.builder("dies").build(), ToolOptions.defaults().withNonBlocking(),
+            (ctx, args) -> {
+              throw new OutOfMemoryError("a test of propagation");
+            })
         .tool(Tool.builder("asserts").build(), (ctx, args) -> {
           throw new AssertionError("not a VirtualMachineError");
         })

@@ -25,6 +25,7 @@ import dev.keel.mcp.core.schema.ResourceTemplate;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.server.transport.ServerSession;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -81,7 +82,7 @@ class MalformedParamsTest {
    * A stream that holds what a subscription asks it to, as the HTTP transport does; {@link
    * #gone} ends the subscription as a client that went away would.
    */
-  static final class HoldingStream implements MessageStream {
+  static final class HoldingStream implements RequestStream {
     private Runnable onGone;
     private boolean held;
 
@@ -89,6 +90,15 @@ class MalformedParamsTest {
     public boolean send(JsonRpcMessage message) {
       return true;
     }
+
+    @Override
+    public void finish(java.util.Optional<JsonRpcMessage> answer) {}
+
+    @Override
+    public void closeForPolling() {}
+
+    @Override
+    public void release() {}
 
     @Override
     public boolean hold(Runnable whenGone) {

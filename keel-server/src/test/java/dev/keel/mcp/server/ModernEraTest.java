@@ -219,7 +219,7 @@ class ModernEraTest {
   }
 
   /** A stream that can be held open, as an HTTP or stdio stream can. */
-  static class HoldingStream implements dev.keel.mcp.server.transport.MessageStream {
+  static class HoldingStream implements dev.keel.mcp.server.transport.RequestStream {
     final java.util.List<JsonRpcMessage> messages =
         new java.util.concurrent.CopyOnWriteArrayList<>();
     final java.util.concurrent.atomic.AtomicBoolean released =
@@ -234,6 +234,15 @@ class ModernEraTest {
     public boolean hold(Runnable onGone) {
       return true;
     }
+
+    @Override
+    public void finish(Optional<JsonRpcMessage> answer) {}
+
+    @Override
+    public void closeForPolling() {}
+
+    @Override
+    public void release() {}
   }
 
   @Test

@@ -694,26 +694,17 @@ class ServerEngineTest {
   }
 
   @Test
-  void requestStartedGivesTheTransportAWayToCancel() throws Exception {
-    AtomicReference<java.util.function.Consumer<String>> canceller = new AtomicReference<>();
-    MessageStream dropping = new MessageStream() {
-      @Override
-      public boolean send(JsonRpcMessage message) {
-        return true;
-      }
-
-      @Override
-      public void requestStarted(java.util.function.Consumer<String> cancel) {
-        canceller.set(cancel);
-      }
-    };
-    Future<Optional<JsonRpcMessage>> running = executor.submit(() -> engine.handle(null,
-        Principal.local(), request("tools/call", "{\"name\":\"slow\"}"), dropping));
+  void aTransportCancelsARunningCallThroughIt() throws Exception {
+    AnswerStream dropping = new AnswerStream();
+    dev.keel.mcp.server.transport.ServerCall call = engine.call(
+        dev.keel.mcp.server.transport.Edge.of(null, Principal.local(),
+            dev.keel.mcp.core.protocol.Era.LEGACY), request("tools/call", "{\"name\":\"slow\"}"));
+    assertThat(call.start(dropping, false)).isTrue();
     assertThat(slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
-    canceller.get().accept("connection dropped");
+    call.cancel("connection dropped");
 
-    assertThat(running.get(5, TimeUnit.SECONDS)).isEmpty();
+    assertThat(dropping.await()).isEmpty();
     assertThat(slowReason.get()).isEqualTo("connection dropped");
   }
 

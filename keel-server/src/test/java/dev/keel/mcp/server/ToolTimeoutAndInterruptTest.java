@@ -13,7 +13,6 @@ import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.core.schema.Tool;
-import dev.keel.mcp.server.transport.Admission;
 import dev.keel.mcp.server.transport.ServerSession;
 import java.time.Duration;
 import java.util.Optional;
@@ -252,32 +251,35 @@ class ToolTimeoutAndInterruptTest {
   }
 
   @Test
-  void admitRefusesPastTheInFlightLimitAndCountsTheRefusal() {
-    Optional<Admission> first = fixture.engine.admit();
-    Optional<Admission> second = fixture.engine.admit();
+  void startRefusesPastTheInFlightLimitCountsTheRefusalAndAFinishedCallFreesItsSlot()
+      throws Exception {
+    dev.keel.mcp.server.transport.Edge edge = dev.keel.mcp.server.transport.Edge.of(session,
+        Principal.local(), dev.keel.mcp.core.protocol.Era.LEGACY);
+    AnswerStream first = new AnswerStream();
+    AnswerStream second = new AnswerStream();
+    assertThat(fixture.engine.call(edge, toolCall(RequestId.of(31), "sleeper", null))
+        .start(first, false)).isTrue();
+    assertThat(sleeperStarted.await(2, TimeUnit.SECONDS)).isTrue();
+    assertThat(fixture.engine.call(edge, toolCall(RequestId.of(32), "echo", null))
+        .start(second, false)).isTrue();
+    second.await();
 
-    Optional<Admission> third = fixture.engine.admit();
-
-    assertThat(first).isPresent();
-    assertThat(second).isPresent();
-    assertThat(third).isEmpty();
+    AnswerStream refused = new AnswerStream();
+    dev.keel.mcp.server.transport.ServerCall busy = fixture.engine.call(edge,
+        toolCall(RequestId.of(33), "sleeper", null));
+    // the sleeper holds one slot; the echo freed its own
+    assertThat(busy.start(refused, false)).isTrue();
+    AnswerStream third = new AnswerStream();
+    assertThat(fixture.engine.call(edge, toolCall(RequestId.of(34), "echo", null))
+        .start(third, false)).isFalse();
+    assertThat(third.finished()).as("a refused call is never answered by the engine").isFalse();
     assertThat(fixture.server.metrics().refusedRequests()).isEqualTo(1);
+    fixture.cancel(session, RequestId.of(31), stream);
+    fixture.cancel(session, RequestId.of(33), stream);
+    assertThat(first.await()).isEmpty();
+    assertThat(refused.await()).isEmpty();
   }
 
-  @Test
-  void closingAnAdmissionTwiceFreesOnlyOneSlot() {
-    Admission first = fixture.engine.admit().orElseThrow();
-    fixture.engine.admit().orElseThrow();
-
-    first.close();
-    first.close();
-
-    Optional<Admission> reused = fixture.engine.admit();
-    Optional<Admission> beyond = fixture.engine.admit();
-    assertThat(reused).isPresent();
-    assertThat(beyond).isEmpty();
-    assertThat(fixture.server.metrics().refusedRequests()).isEqualTo(1);
-  }
 
   @Test
   void aTimedOutToolThatIgnoresItsInterruptIsStillAnsweredWithTheTimeout() throws Exception {

@@ -14,10 +14,10 @@ import dev.keel.mcp.http.FingerprintResolver;
 import dev.keel.mcp.http.RateLimiter;
 import dev.keel.mcp.http.spi.EventStore;
 import dev.keel.mcp.server.Principal;
-import dev.keel.mcp.server.transport.Admission;
 import dev.keel.mcp.server.transport.HandlerThreads;
 import dev.keel.mcp.server.transport.InitializeOutcome;
-import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.Edge;
+import dev.keel.mcp.server.transport.ServerCall;
 import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
 import jakarta.servlet.AsyncContext;
@@ -45,7 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class HttpTransport implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
-  private static final MessageStream NO_STREAM = message -> false;
 
   /**
    * The transport's configuration.
@@ -215,12 +214,13 @@ public final class HttpTransport implements AutoCloseable {
       }
     }
     if (!(message instanceof JsonRpcRequest request)) {
-      engine.handle(session, principal, message, Era.LEGACY, NO_STREAM);
+      engine.deliver(Edge.of(session, principal, Era.LEGACY), message);
       resp.setStatus(202);
       return;
     }
     if (gates.passAccept(req, resp)) {
-      dispatch(req, resp, read, session, principal, request, Era.LEGACY);
+      dispatch(req, resp, read, session, engine.call(Edge.of(session, principal, Era.LEGACY),
+          request), false);
     }
   }
 
@@ -244,77 +244,69 @@ public final class HttpTransport implements AutoCloseable {
    */
   private void postModern(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
       Principal principal, JsonRpcRequest request) throws IOException {
-    Optional<ModernGate.Refusal> refusal = ModernGate.check(req, request, engine);
+    // resolved first: the header checks need the tool's schema, and the call knows its tool
+    ServerCall call = engine.call(Edge.of(null, principal, Era.MODERN), request);
+    Optional<ModernGate.Refusal> refusal = ModernGate.check(req, request,
+        call.toolInputSchema().orElse(null));
     if (refusal.isPresent()) {
       ModernGate.Refusal r = refusal.get();
       errors.write(resp, r.status(), request.id(), r.code(), r.message(), r.data());
       return;
     }
     if (gates.passAccept(req, resp)) {
-      dispatch(req, resp, read, null, principal, request, Era.MODERN);
+      dispatch(req, resp, read, null, call, true);
     }
   }
 
+  /**
+   * Starts a resolved call: the engine admits it and hands it to a handler thread, or runs it
+   * here when it is a non-blocking tool and this transport can spare the container thread.
+   */
   private void dispatch(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
-      ServerSession session, Principal principal, JsonRpcRequest request, Era era)
-      throws IOException {
+      ServerSession session, ServerCall call, boolean modern) throws IOException {
     boolean resumable = session != null && options.events() != null
         && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
     SessionStreams streams = session == null ? null : streamsFor(session);
-    Optional<Admission> admission = engine.admit();
-    if (admission.isEmpty()) {
-      // Over the in-flight limit: refused before any thread is started.
-      resp.setHeader("Retry-After", "1");
-      errors.write(resp, 503, request.id(), ErrorCodes.SERVER_ERROR, "Server busy", null);
-      return;
-    }
     boolean sseAccepted = Gates.accepts(req, "text/event-stream");
-    boolean modern = era == Era.MODERN;
     Supplier<PostExchange> exchangeOf = () -> {
       AsyncContext async = BodyRead.asyncContext(read, req);
       PostExchange exchange =
           new PostExchange(context, async, streams, sseAccepted, resumable, modern);
       BodyRead.listen(read, async, exchange);
+      exchange.cancelWith(call::cancel);
       return exchange;
     };
-    if (engine.runsInline(request) && inlineSlots.tryAcquire()) {
-      // A tool registered as non-blocking: no hand-off (SPEC 2 departure, opt-in per tool; see
-      // ToolOptions.withNonBlocking). Unless it streams, not even async mode: the answer is
-      // written before service() returns.
+    if (call.runsInline() && inlineSlots.tryAcquire()) {
+      // A tool registered as non-blocking (or an answer that needs no handler): no hand-off
+      // (SPEC 2 departure, opt-in per tool; see ToolOptions.withNonBlocking). Unless it
+      // streams, not even async mode: the answer is written before service() returns.
       try {
         InlineExchange exchange = new InlineExchange(resp, engine.codec(), sseAccepted, modern,
             exchangeOf);
-        run(session, principal, request, era, admission.get(), exchange);
+        exchange.cancelWith(call::cancel);
+        if (!call.start(exchange, true)) {
+          busy(resp, call.request());
+        }
       } finally {
         inlineSlots.release();
       }
       return;
     }
     PostExchange exchange = exchangeOf.get();
-    try {
-      executor.execute(() -> run(session, principal, request, era, admission.get(), exchange));
-    } catch (RejectedExecutionException e) {
-      admission.get().close();
-      exchange.abort();
+    if (!call.start(exchange, false)) {
+      // Over the in-flight limit: refused before any handler thread is started.
+      exchange.refuse(503, engine.codec().encode(busyAnswer(call.request())), "1");
     }
   }
 
-  /** Runs a request through the engine and ends its exchange with the answer, if any. */
-  private void run(ServerSession session, Principal principal, JsonRpcRequest request, Era era,
-      Admission admission, AnsweredStream exchange) {
-    Optional<JsonRpcMessage> response = Optional.empty();
-    try (Admission held = admission) {
-      response = engine.handle(session, principal, request, era, exchange);
-    } catch (RuntimeException | Error e) {
-      LOG.error("request {} failed", request.method(), e);
-      response = Optional.of(new JsonRpcErrorResponse(request.id(),
-          McpException.internalError().toError()));
-      if (e instanceof VirtualMachineError vm) {
-        throw vm; // after the finally has answered
-      }
-    } finally {
-      exchange.finish(response);
-    }
+  private void busy(HttpServletResponse resp, JsonRpcRequest request) throws IOException {
+    resp.setHeader("Retry-After", "1");
+    errors.write(resp, 503, request.id(), ErrorCodes.SERVER_ERROR, "Server busy", null);
+  }
+
+  private static JsonRpcErrorResponse busyAnswer(JsonRpcRequest request) {
+    return new JsonRpcErrorResponse(request.id(),
+        new dev.keel.mcp.core.jsonrpc.JsonRpcError(ErrorCodes.SERVER_ERROR, "Server busy", null));
   }
 
   private void initialize(HttpServletResponse resp, JsonRpcRequest request, Principal principal,

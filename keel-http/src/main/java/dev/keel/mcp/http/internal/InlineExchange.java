@@ -1,5 +1,6 @@
 package dev.keel.mcp.http.internal;
 
+import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import jakarta.servlet.http.HttpServletResponse;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
  * runs the call touches it (a non-blocking call's context is used on its own thread, and no
  * other part of the server reaches a request stream that never opened).
  */
-final class InlineExchange implements AnsweredStream {
+final class InlineExchange implements RequestStream {
 
   private final HttpServletResponse response;
   private final JsonRpcCodec codec;
@@ -46,17 +47,17 @@ final class InlineExchange implements AnsweredStream {
     if (exchange == null) {
       exchange = upgrade.get();
       if (cancel != null) {
-        exchange.requestStarted(cancel);
+        exchange.cancelWith(cancel);
       }
     }
     return exchange;
   }
 
-  @Override
-  public void requestStarted(Consumer<String> cancelRequest) {
+  /** See {@link PostExchange#cancelWith}. */
+  void cancelWith(Consumer<String> cancelRequest) {
     this.cancel = cancelRequest;
     if (exchange != null) {
-      exchange.requestStarted(cancelRequest);
+      exchange.cancelWith(cancelRequest);
     }
   }
 

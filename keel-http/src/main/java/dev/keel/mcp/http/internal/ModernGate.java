@@ -8,7 +8,6 @@ import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.protocol.HeaderMirror;
 import dev.keel.mcp.core.protocol.McpMethod;
-import dev.keel.mcp.server.transport.ServerEngine;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -29,7 +28,7 @@ final class ModernGate {
 
   /** Returns why the request is refused, or empty when its headers are in order. */
   static Optional<Refusal> check(HttpServletRequest req, JsonRpcRequest request,
-      ServerEngine engine) {
+      ObjectNode toolInputSchema) {
     ObjectNode params = request.params() == null ? McpJson.object() : request.params();
     JsonNode source = HeaderMirror.target(request);
     if (source != null && !source.isString()) {
@@ -39,11 +38,7 @@ final class ModernGate {
           + McpMethod.of(request.method()).map(McpMethod::targetParam).orElse("name")
           + " must be a string", null));
     }
-    ObjectNode schema = null;
-    if (request.method().equals("tools/call") && params.path("name").isString()) {
-      schema = engine.toolInputSchema(params.get("name").stringValue()).orElse(null);
-    }
-    Optional<String> mismatch = HeaderMirror.mismatch(req::getHeader, request, schema);
+    Optional<String> mismatch = HeaderMirror.mismatch(req::getHeader, request, toolInputSchema);
     if (mismatch.isPresent()) {
       return mismatch(mismatch.get());
     }

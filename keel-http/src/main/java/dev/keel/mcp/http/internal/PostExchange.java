@@ -1,5 +1,6 @@
 package dev.keel.mcp.http.internal;
 
+import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * cancels the request. All state changes happen under one lock; the connection is completed at
  * most once.
  */
-final class PostExchange implements AnsweredStream, AsyncListener, KeepAlive.Tickable {
+final class PostExchange implements RequestStream, AsyncListener, KeepAlive.Tickable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PostExchange.class);
   private static final byte[] EMPTY = new byte[0];
@@ -67,11 +68,34 @@ final class PostExchange implements AnsweredStream, AsyncListener, KeepAlive.Tic
     context.probes().add(this);
   }
 
-  @Override
-  public void requestStarted(Consumer<String> cancelRequest) {
+  /**
+   * Gives the exchange the way to cancel its request, before the request starts: a dropped
+   * connection that cannot be resumed (or, in the stateless era, a closed stream) cancels it.
+   */
+  void cancelWith(Consumer<String> cancelRequest) {
     lock.lock();
     try {
       this.cancel = cancelRequest;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Answers with a refusal the transport writes itself (503: busy) and ends the exchange. */
+  void refuse(int status, byte[] body, String retryAfter) {
+    lock.lock();
+    try {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      untick();
+      HttpServletResponse resp = (HttpServletResponse) async.getResponse();
+      if (retryAfter != null) {
+        resp.setHeader("Retry-After", retryAfter);
+      }
+      writePlain(resp, body, status, false);
+      dropConnection();
     } finally {
       lock.unlock();
     }

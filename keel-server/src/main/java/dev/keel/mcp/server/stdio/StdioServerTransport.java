@@ -5,13 +5,15 @@ import dev.keel.mcp.core.jsonrpc.InvalidMessageException;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.server.McpServer;
 import dev.keel.mcp.server.Principal;
-import dev.keel.mcp.server.transport.Admission;
-import dev.keel.mcp.server.transport.HandlerThreads;
+import dev.keel.mcp.server.transport.Edge;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
 import java.io.IOException;
@@ -19,9 +21,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -64,7 +63,6 @@ public final class StdioServerTransport {
   public void serve(InputStream in, OutputStream out) {
     Output output = new Output(out);
     AtomicReference<ServerSession> session = new AtomicReference<>();
-    ExecutorService handlers = HandlerThreads.newExecutor("keel-stdio");
     LineReader reader = new LineReader(in, maxLineBytes);
     try {
       LineReader.Line line;
@@ -73,7 +71,7 @@ public final class StdioServerTransport {
           output.send(new JsonRpcErrorResponse(null,
               new JsonRpcError(ErrorCodes.PARSE_ERROR, "Parse error: message too large", null)));
         } else if (!isBlank(line.bytes())) {
-          dispatch(line.bytes(), output, session, handlers);
+          dispatch(line.bytes(), output, session);
         }
       }
     } catch (IOException e) {
@@ -84,19 +82,11 @@ public final class StdioServerTransport {
       if (current != null) {
         current.close();
       }
-      handlers.shutdown();
-      try {
-        handlers.awaitTermination(2, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      handlers.shutdownNow();
       output.flushQuietly();
     }
   }
 
-  private void dispatch(byte[] bytes, Output output, AtomicReference<ServerSession> session,
-      ExecutorService handlers) {
+  private void dispatch(byte[] bytes, Output output, AtomicReference<ServerSession> session) {
     JsonRpcMessage message;
     try {
       message = engine.codec().decode(bytes);
@@ -114,24 +104,53 @@ public final class StdioServerTransport {
       return;
     }
     ServerSession current = session.get();
+    // stdio has no headers: the message alone tells its era, by the one rule
+    Era era = Era.of(Era.Facts.of(message instanceof JsonRpcRequest r ? r.method()
+        : message instanceof JsonRpcNotification n ? n.method() : null,
+        message instanceof JsonRpcRequest r ? r.params()
+        : message instanceof JsonRpcNotification n ? n.params() : null));
+    Edge edge = new Edge(era == Era.LEGACY ? current : null, Principal.local(), era,
+        output.scope());
     if (message instanceof JsonRpcRequest request) {
-      Optional<Admission> admission = engine.admit();
-      if (admission.isEmpty()) {
-        output.send(busy(request));
-        return;
-      }
-      try {
-        handlers.execute(() -> {
-          try (Admission held = admission.get()) {
-            engine.handle(current, Principal.local(), request, output).ifPresent(output::send);
-          }
-        });
-      } catch (RejectedExecutionException e) {
-        admission.get().close();
+      if (!engine.call(edge, request).start(new LineStream(output), false)) {
         output.send(busy(request));
       }
     } else {
-      engine.handle(current, Principal.local(), message, output);
+      engine.deliver(edge, message);
+    }
+  }
+
+  /** One request's stream over stdout: its messages, then its answer, on the shared lines. */
+  private static final class LineStream implements RequestStream {
+    private final Output output;
+
+    LineStream(Output output) {
+      this.output = output;
+    }
+
+    @Override
+    public boolean send(JsonRpcMessage message) {
+      return output.send(message);
+    }
+
+    @Override
+    public void finish(Optional<JsonRpcMessage> answer) {
+      answer.ifPresent(output::send);
+    }
+
+    @Override
+    public void closeForPolling() {
+      // stdio has one stream for everything: there is nothing to poll
+    }
+
+    @Override
+    public boolean hold(Runnable onGone) {
+      return output.hold(onGone);
+    }
+
+    @Override
+    public void release() {
+      // the subscription's notifications simply stop; the shared stream stays open
     }
   }
 
@@ -187,13 +206,11 @@ public final class StdioServerTransport {
       return broken;
     }
 
-    @Override
-    public String cancellationScope() {
+    String scope() {
       return scope;
     }
 
-    @Override
-    public boolean hold(Runnable whenGone) {
+    boolean hold(Runnable whenGone) {
       onGone.add(whenGone);
       return true;
     }

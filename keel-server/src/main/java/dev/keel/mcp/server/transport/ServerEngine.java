@@ -2,17 +2,36 @@ package dev.keel.mcp.server.transport;
 
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.server.Principal;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import tools.jackson.databind.JsonNode;
 
 /**
- * The server as a transport sees it: messages in, responses out.
+ * The server as a transport sees it. A transport does gates, streams and bytes; the engine does
+ * the rest: {@code initialize}, sessions and their owners, routing each request once, admission
+ * under the in-flight limit, the hand-off to handler threads, timeouts and cancellation.
  *
- * <p>{@link #handle} runs on the calling thread and blocks while a handler runs, so a transport
- * calls it from a thread that may block (a virtual thread, or one of {@link HandlerThreads}).
- * Cancellation interrupts that thread, and the binding is undone before {@code handle} returns.
+ * <p>Per message, a transport decides the {@link Edge} (the session, after checking its owner;
+ * the principal; the era, by {@link Era#of}) and then either calls {@link #initialize}, starts a
+ * {@link #call}, or {@link #deliver}s a notification or a response.
+ *
+ * <pre>{@code
+ * JsonRpcMessage message = engine.codec().decode(bytes);
+ * Edge edge = Edge.of(session, principal, Era.of(Era.Facts.of(method, params)));
+ * if (message instanceof JsonRpcRequest request) {
+ *   ServerCall call = engine.call(edge, request);
+ *   if (!call.start(stream, false)) {
+ *     // busy
+ *   }
+ * } else {
+ *   engine.deliver(edge, message);
+ * }
+ * }</pre>
  */
 public interface ServerEngine {
 
@@ -44,66 +63,90 @@ public interface ServerEngine {
   Optional<ServerSession> attachChannel(String id, Principal principal);
 
   /**
-   * Returns the input schema of a tool, for transports that check arguments mirrored into
-   * headers ({@code x-mcp-header}).
+   * Resolves a request that is not {@code initialize} into the call the engine will run, once:
+   * its method, tool and options. Nothing runs until {@link ServerCall#start}.
    */
-  Optional<tools.jackson.databind.node.ObjectNode> toolInputSchema(String name);
+  ServerCall call(Edge edge, JsonRpcRequest request);
+
+  /** Takes a notification or a response (to a request the server sent) from the client. */
+  void deliver(Edge edge, JsonRpcMessage message);
 
   /**
-   * Takes a slot under the in-flight limit; a transport calls it before it starts a handler
-   * thread and answers "busy" (HTTP 503) when it is empty.
+   * Runs one message through the engine on the calling thread, waiting for a request's answer:
+   * a convenience for simple transports and tests, built on {@link #call} and
+   * {@link #deliver}. {@code stream} carries what the request sends before its answer.
+   *
+   * @return the answer to a request; empty for notifications, responses, and requests that
+   *     were cancelled
+   * @throws IllegalStateException when the server is at its in-flight limit
    */
-  Optional<Admission> admit();
+  default Optional<JsonRpcMessage> handle(Edge edge, JsonRpcMessage message,
+      MessageStream stream) {
+    if (!(message instanceof JsonRpcRequest request)) {
+      deliver(edge, message);
+      return Optional.empty();
+    }
+    CompletableFuture<Optional<JsonRpcMessage>> answer = new CompletableFuture<>();
+    RequestStream requestStream = new RequestStream() {
+      @Override
+      public boolean send(JsonRpcMessage m) {
+        return stream.send(m);
+      }
 
-  /**
-   * Returns true when {@code request} calls a tool registered as non-blocking
-   * ({@code ToolOptions.withNonBlocking()}): a transport may then run {@link #handle} on the
-   * thread that received it, a thread that must not wait, instead of starting a handler thread.
-   * Cancellation never interrupts the thread of such a call. An engine that makes no such
-   * promise keeps the default, false.
-   */
-  default boolean runsInline(JsonRpcRequest request) {
-    return false;
+      @Override
+      public void finish(Optional<JsonRpcMessage> a) {
+        answer.complete(a);
+      }
+
+      @Override
+      public void closeForPolling() {
+        if (stream instanceof RequestStream r) {
+          r.closeForPolling();
+        }
+      }
+
+      @Override
+      public boolean hold(Runnable onGone) {
+        return stream instanceof RequestStream r && r.hold(onGone);
+      }
+
+      @Override
+      public void release() {
+        if (stream instanceof RequestStream r) {
+          r.release();
+        }
+      }
+    };
+    if (!call(edge, request).start(requestStream, true)) {
+      throw new IllegalStateException("the server is at its in-flight limit");
+    }
+    try {
+      return answer.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("the call failed", e.getCause());
+    }
+  }
+
+  /** {@link #handle(Edge, JsonRpcMessage, MessageStream)} in a given era. */
+  default Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
+      JsonRpcMessage message, Era era, MessageStream stream) {
+    return handle(Edge.of(session, principal, era), message, stream);
   }
 
   /**
-   * Handles one message that is not {@code initialize}, in the era its transport decided with
-   * {@link Era#of} at its edge; the engine does not decide it again.
-   *
-   * @param session the legacy session it belongs to, or null when sessionless
-   * @param principal who sent it
-   * @param message the message
-   * @param era the era the message speaks
-   * @param stream where messages related to a request go
-   * @return the response to a request; empty for notifications, responses, and requests that
-   *     were cancelled (a cancelled request gets no response)
-   */
-  Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
-      JsonRpcMessage message, Era era, MessageStream stream);
-
-  /**
-   * Handles a message that came without headers (stdio, in-memory): its era follows from the
-   * message alone, by the same rule.
+   * {@link #handle(Edge, JsonRpcMessage, MessageStream)} for a message that came without
+   * headers (stdio, in-memory): its era follows from the message alone, by the same rule.
    */
   default Optional<JsonRpcMessage> handle(ServerSession session, Principal principal,
       JsonRpcMessage message, MessageStream stream) {
-    return handle(session, principal, message, Era.of(Era.Facts.of(methodOf(message),
-        paramsOf(message))), stream);
-  }
-
-  private static String methodOf(JsonRpcMessage message) {
-    if (message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcRequest r) {
-      return r.method();
-    }
-    return message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcNotification n ? n.method()
-        : null;
-  }
-
-  private static tools.jackson.databind.JsonNode paramsOf(JsonRpcMessage message) {
-    if (message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcRequest r) {
-      return r.params();
-    }
-    return message instanceof dev.keel.mcp.core.jsonrpc.JsonRpcNotification n ? n.params()
-        : null;
+    JsonNode params = message instanceof JsonRpcRequest r ? r.params()
+        : message instanceof JsonRpcNotification n ? n.params() : null;
+    String method = message instanceof JsonRpcRequest r ? r.method()
+        : message instanceof JsonRpcNotification n ? n.method() : null;
+    return handle(Edge.of(session, principal, Era.of(Era.Facts.of(method, params))), message,
+        stream);
   }
 }

@@ -19,7 +19,8 @@ import dev.keel.mcp.core.schema.InitializeResult;
 import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.transport.InitializeOutcome;
-import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.Edge;
+import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.server.ToolOptions;
@@ -29,6 +30,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -107,90 +109,118 @@ public final class Dispatcher {
         session);
   }
 
-  /** Handles a message other than {@code initialize}; see {@code ServerEngine.handle}. */
-  public Optional<JsonRpcMessage> handle(RealServerSession session, Principal principal,
-      JsonRpcMessage message, Era era, MessageStream stream) {
+  /**
+   * Resolves a request that is not {@code initialize}, once: into its view and route, or into
+   * an answer that needs no handler.
+   */
+  public RealServerCall call(RealServerSession session, Edge edge, JsonRpcRequest request,
+      Executor handlers, RealServerCall.Admissions admissions) {
+    if (session != null) {
+      session.touch();
+    }
+    Optional<ToolEntry> tool = toolOf(request);
+    Optional<JsonRpcMessage> refused = Optional.empty();
+    RequestView view = null;
+    MethodHandler handler = null;
+    if (request.method().startsWith("notifications/")) {
+      refused = Optional.of(error(request.id(),
+          McpException.invalidRequest("Invalid Request: a notification must not carry an id")));
+    } else if (edge.era() == Era.MODERN) {
+      try {
+        view = ModernRequests.view(core, request, edge.principal());
+        handler = served(request.method(), Era.MODERN) ? methods.get(request.method()) : null;
+        if (handler == null) {
+          refused = Optional.of(error(request.id(),
+              McpException.methodNotFound(request.method())));
+        }
+      } catch (McpException e) {
+        refused = Optional.of(new JsonRpcErrorResponse(request.id(), ModernRequests.error(e)));
+      }
+    } else if (session != null && session.isChannel()) {
+      refused = Optional.of(error(request.id(), McpException.invalidRequest(
+          "Invalid Request: a notification channel takes no requests")));
+    } else if (request.method().equals("initialize")) {
+      refused = Optional.of(error(request.id(),
+          McpException.invalidRequest("Invalid Request: initialize opens a new session")));
+    } else {
+      handler = served(request.method(), Era.LEGACY) ? methods.get(request.method()) : null;
+      if (handler == null) {
+        refused = Optional.of(error(request.id(),
+            McpException.methodNotFound(request.method())));
+      } else {
+        view = new RequestView(false, session,
+            session == null || session.protocolVersion() == null
+                ? ProtocolVersion.LATEST_LEGACY : session.protocolVersion(),
+            session == null ? ClientCapabilities.none() : session.clientCapabilities(),
+            session == null ? null : session.clientInfo(),
+            session == null ? core.defaultLogLevel() : session.logLevel(), null);
+      }
+    }
+    Route route = refused.isPresent() ? null : new Route(McpMethod.of(request.method())
+        .orElseThrow(), handler, tool.orElse(null));
+    return new RealServerCall(this, handlers, admissions, edge, request,
+        refused.isPresent() ? refused : null, view, route);
+  }
+
+  /**
+   * Registers a resolved request's token under its scope: the legacy session, or the connection
+   * a stateless request came on (stdio). Returns the entry, or 0 when there is no scope.
+   */
+  long register(RequestView view, Edge edge, JsonRpcRequest request,
+      CancellationSource source) {
+    String scope = scopeOf(view, edge);
+    return scope == null ? 0 : core.cancellations().register(scope, request.id(), source);
+  }
+
+  /** Removes a registration of a call that will never run (it was refused). */
+  void deregister(RequestView view, Edge edge, JsonRpcRequest request, long entry) {
+    String scope = scopeOf(view, edge);
+    if (scope != null) {
+      core.cancellations().deregister(scope, request.id(), entry);
+    }
+  }
+
+  private static String scopeOf(RequestView view, Edge edge) {
+    return view.session() != null ? view.session().id() : edge.cancellationScope();
+  }
+
+  /** A call answered before any routing: the server is shutting down or the session ended. */
+  public RealServerCall refused(Edge edge, JsonRpcRequest request, JsonRpcMessage answer) {
+    return new RealServerCall(this, Runnable::run, null, edge, request, Optional.of(answer),
+        null, null);
+  }
+
+  /** Takes a notification or a response from the client. */
+  public void deliver(RealServerSession session, Edge edge, JsonRpcMessage message) {
     if (session != null) {
       session.touch();
     }
     if (message instanceof JsonRpcNotification n) {
-      onNotification(session, n, stream);
-      return Optional.empty();
+      onNotification(session, n, edge.cancellationScope());
+    } else if (session == null || !session.pending().complete(message)) {
+      LOG.debug("discarded a response nobody waits for: id {}", message.id());
     }
-    if (!(message instanceof JsonRpcRequest request)) {
-      if (session == null || !session.pending().complete(message)) {
-        LOG.debug("discarded a response nobody waits for: id {}", message.id());
-      }
-      return Optional.empty();
-    }
-    if (request.method().startsWith("notifications/")) {
-      return Optional.of(error(request.id(),
-          McpException.invalidRequest("Invalid Request: a notification must not carry an id")));
-    }
-    if (era == Era.MODERN) {
-      return handleModern(principal, request, stream);
-    }
-    if (session != null && session.isChannel()) {
-      return Optional.of(error(request.id(), McpException.invalidRequest(
-          "Invalid Request: a notification channel takes no requests")));
-    }
-    if (request.method().equals("initialize")) {
-      return Optional.of(error(request.id(),
-          McpException.invalidRequest("Invalid Request: initialize opens a new session")));
-    }
-    MethodHandler handler = served(request.method(), Era.LEGACY)
-        ? methods.get(request.method()) : null;
-    if (handler == null) {
-      return Optional.of(error(request.id(), McpException.methodNotFound(request.method())));
-    }
-    RequestView view = new RequestView(false, session,
-        session == null || session.protocolVersion() == null
-            ? ProtocolVersion.LATEST_LEGACY : session.protocolVersion(),
-        session == null ? ClientCapabilities.none() : session.clientCapabilities(),
-        session == null ? null : session.clientInfo(),
-        session == null ? core.defaultLogLevel() : session.logLevel(), null);
-    return run(view, principal, request, stream, handler);
   }
 
-  /** A stateless request: served without any session, whatever the transport carried. */
-  private Optional<JsonRpcMessage> handleModern(Principal principal, JsonRpcRequest request,
-      MessageStream stream) {
-    RequestView view;
-    try {
-      view = ModernRequests.view(core, request, principal);
-    } catch (McpException e) {
-      return Optional.of(new JsonRpcErrorResponse(request.id(), ModernRequests.error(e)));
-    }
-    MethodHandler handler = served(request.method(), Era.MODERN)
-        ? methods.get(request.method()) : null;
-    if (handler == null) {
-      return Optional.of(error(request.id(), McpException.methodNotFound(request.method())));
-    }
-    return run(view, principal, request, stream, handler);
-  }
-
-  private Optional<JsonRpcMessage> run(RequestView view, Principal principal,
-      JsonRpcRequest request, MessageStream stream, MethodHandler handler) {
+  /**
+   * Runs a routed request's handler on the calling thread and returns its answer (none when it
+   * was cancelled).
+   */
+  Optional<JsonRpcMessage> run(RequestView view, Edge edge, JsonRpcRequest request,
+      RequestStream stream, Route route, CancellationSource source, long entry) {
     RealServerSession session = view.session();
-    Optional<ToolEntry> tool = toolOf(request);
-    ToolOptions options = tool.map(ToolEntry::options).orElse(ToolOptions.defaults());
-    // A non-blocking tool runs on the transport's own thread (a container thread): that thread
-    // is never bound, so no cancel can interrupt it.
+    Principal principal = edge.principal();
+    MethodHandler handler = route.handler();
+    ToolOptions options = route.options();
     boolean bind = !options.nonBlocking();
-    CancellationSource source = new CancellationSource(options.interruptOnCancel() && bind);
     source.onCancel(core.counters()::cancelled);
-    // Registered before the handler starts, so an immediate cancel is never lost. The scope is
-    // the legacy session, or the connection a stateless request came on (stdio).
-    String scope = session != null ? session.id() : stream.cancellationScope();
-    long entry = scope == null ? 0
-        : core.cancellations().register(scope, request.id(), source);
-    RealRequestContext ctx =
-        new RealRequestContext(core, view, principal, request, stream, source);
+    String scope = scopeOf(view, edge);
+    RealRequestContext ctx = new RealRequestContext(core, view, principal, request, stream,
+        stream, source, null, scope);
     ctx.nonBlocking(options.nonBlocking());
-    stream.requestStarted(source::cancel);
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
     ScheduledFuture<?> timer = null;
-    if (McpMethod.of(request.method()).map(McpMethod::userCode).orElse(false)) {
+    if (route.userCode()) {
       if (options.nonBlocking()) {
         ctx.deadline(System.nanoTime() + timeout.toNanos());
       } else {
@@ -205,12 +235,16 @@ public final class Dispatcher {
       source.bindThread();
     }
     try {
+      if (source.isCancelled()) {
+        // cancelled before it started (a stream dropped on its way): it never runs
+        return Optional.empty();
+      }
       ObjectNode params = request.params() == null
           ? JsonNodeFactory.instance.objectNode() : request.params();
       JsonNode result = handler.handle(ctx, params);
       if (ctx.signalled() instanceof InputRequiredSignal signal) {
         // the handler swallowed it and returned: its question still stands
-        return finished(view, ctx, request, timeout, () -> inputRequired(view, principal,
+        return finished(view, ctx, route, request, timeout, () -> inputRequired(view, principal,
             request, signal));
       }
       if (result == MethodHandler.HELD) {
@@ -218,18 +252,18 @@ public final class Dispatcher {
       }
       JsonNode shaped = view.modern()
           ? ModernRequests.complete(core, request.method(), result) : result;
-      return finished(view, ctx, request, timeout, () -> new JsonRpcResponse(request.id(), shaped));
+      return finished(view, ctx, route, request, timeout, () -> new JsonRpcResponse(request.id(), shaped));
     } catch (InputRequiredSignal signal) {
-      return finished(view, ctx, request, timeout, () -> inputRequired(view, principal, request,
+      return finished(view, ctx, route, request, timeout, () -> inputRequired(view, principal, request,
           signal));
     } catch (RequestCancelledException e) {
-      return finished(view, ctx, request, timeout, null);
+      return finished(view, ctx, route, request, timeout, null);
     } catch (McpException e) {
-      return finished(view, ctx, request, timeout, () -> error(view, request.id(), e));
+      return finished(view, ctx, route, request, timeout, () -> error(view, request.id(), e));
     } catch (Exception | Error e) {
       if (ctx.signalled() instanceof InputRequiredSignal signal) {
         // the handler swallowed its question and failed otherwise: the question wins
-        return finished(view, ctx, request, timeout, () -> inputRequired(view, principal,
+        return finished(view, ctx, route, request, timeout, () -> inputRequired(view, principal,
             request, signal));
       }
       if (e instanceof VirtualMachineError vm) {
@@ -240,7 +274,7 @@ public final class Dispatcher {
       if (!source.isCancelled()) {
         LOG.error("{} failed", request.method(), e);
       }
-      return finished(view, ctx, request, timeout,
+      return finished(view, ctx, route, request, timeout,
           () -> error(request.id(), McpException.internalError()));
     } finally {
       if (bind) {
@@ -279,9 +313,9 @@ public final class Dispatcher {
    * timed-out one gets a timeout answer, any other gets {@code answer}.
    */
   private Optional<JsonRpcMessage> finished(RequestView view, RealRequestContext ctx,
-      JsonRpcRequest request, Duration timeout, Supplier<JsonRpcMessage> answer) {
+      Route route, JsonRpcRequest request, Duration timeout, Supplier<JsonRpcMessage> answer) {
     if (ctx.timedOut()) {
-      return Optional.of(timedOut(view, request, timeout));
+      return Optional.of(timedOut(view, route, request, timeout));
     }
     if (ctx.cancellation().isCancelled() || answer == null) {
       return Optional.empty();
@@ -289,10 +323,11 @@ public final class Dispatcher {
     return Optional.of(answer.get());
   }
 
-  private JsonRpcMessage timedOut(RequestView view, JsonRpcRequest request, Duration timeout) {
+  private JsonRpcMessage timedOut(RequestView view, Route route, JsonRpcRequest request,
+      Duration timeout) {
     String message = "timed out after " + timeout.toMillis() + " ms";
     if (request.method().equals("tools/call")) {
-      String name = toolOf(request).map(t -> t.tool().name()).orElse("tool");
+      String name = route.tool() == null ? "tool" : route.tool().tool().name();
       JsonNode result = core.json().toTree(CallToolResult.error("Tool " + name + " " + message));
       if (view.modern()) {
         result = ModernRequests.complete(core, request.method(), result);
@@ -309,11 +344,6 @@ public final class Dispatcher {
         && m != McpMethod.INITIALIZE).orElse(false);
   }
 
-  /** Returns true when the request calls a tool registered as non-blocking. */
-  public boolean runsInline(JsonRpcRequest request) {
-    return toolOf(request).map(entry -> entry.options().nonBlocking()).orElse(false);
-  }
-
   private Optional<ToolEntry> toolOf(JsonRpcRequest request) {
     if (!request.method().equals("tools/call") || request.params() == null) {
       return Optional.empty();
@@ -324,7 +354,7 @@ public final class Dispatcher {
   }
 
   private void onNotification(RealServerSession session, JsonRpcNotification n,
-      MessageStream stream) {
+      String scope) {
     switch (n.method()) {
       case "notifications/initialized" -> {
         if (session != null) {
@@ -342,10 +372,9 @@ public final class Dispatcher {
           core.cancellations().cancel(session.id(), id, "client: " + why);
         }
         // Stateless requests and subscriptions on this connection (stdio).
-        String scope = stream.cancellationScope();
         if (scope != null) {
           core.cancellations().cancel(scope, id, "client: " + why);
-          core.subscriptions().cancel(stream, id);
+          core.subscriptions().cancel(scope, id);
         }
       }
       default -> LOG.debug("ignored notification {}", n.method());

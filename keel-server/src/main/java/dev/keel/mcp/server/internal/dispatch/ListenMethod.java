@@ -7,6 +7,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.server.McpErrors;
 import dev.keel.mcp.server.internal.registry.FeatureKind;
 import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry;
+import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.server.internal.subscriptions.SubscriptionRegistry.Subscription;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -68,21 +69,26 @@ final class ListenMethod {
     JsonNode idJson = ctx.requestId().isNumber()
         ? JsonNodeFactory.instance.numberNode((Long) ctx.requestId().value())
         : JsonNodeFactory.instance.stringNode((String) ctx.requestId().value());
+    RequestStream stream = ctx.requestStream();
+    if (stream == null) {
+      throw McpException.invalidRequest("Invalid Request: this transport cannot hold a "
+          + "subscription stream");
+    }
     Subscription subscription = new Subscription(ctx.requestId(), idJson,
-        ctx.principal().fingerprint(), ctx.stream(), kinds, Set.copyOf(uris),
+        ctx.principal().fingerprint(), stream, ctx.scope(), kinds, Set.copyOf(uris),
         Set.copyOf(taskIds));
     SubscriptionRegistry registry = core.subscriptions();
     if (!registry.add(subscription)) {
       throw new McpException(ErrorCodes.SERVER_ERROR, "Too many subscriptions");
     }
-    if (!ctx.stream().hold(() -> registry.remove(subscription))) {
+    if (!stream.hold(() -> registry.remove(subscription))) {
       registry.remove(subscription);
       throw McpException.invalidRequest("Invalid Request: this transport cannot hold a "
           + "subscription stream");
     }
     ObjectNode ack = SubscriptionRegistry.tagged(subscription);
     ack.set("notifications", honoured);
-    ctx.stream().send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack));
+    stream.send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack));
     return MethodHandler.HELD;
   }
 

@@ -27,6 +27,7 @@ import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.internal.tasks.TaskRun;
 import dev.keel.mcp.server.internal.tasks.TaskSignal;
 import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.RequestStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -46,6 +47,10 @@ public final class RealRequestContext implements RequestContext {
   private final Principal principal;
   private final JsonRpcRequest request;
   private final MessageStream stream;
+  /** The request's own stream, for polling and holding; null in a task's context. */
+  private final RequestStream requestStream;
+  /** Where the request's cancellations are registered (session id or connection), or null. */
+  private final String scope;
   private final CancellationSource source;
   private final JsonNode progressToken;
   private final ReentrantLock progressLock = new ReentrantLock();
@@ -61,15 +66,20 @@ public final class RealRequestContext implements RequestContext {
   private boolean hasDeadline;
   private long deadlineNanos;
 
+  /**
+   * Creates a request's context.
+   *
+   * @param stream where what the handler sends goes
+   * @param requestStream the request's own stream, or null for a handler running as a task
+   * @param task the task the handler runs as, or null for an ordinary request
+   * @param scope where the request's cancellations are registered, or null
+   */
   RealRequestContext(ServerCore core, RequestView view, Principal principal,
-      JsonRpcRequest request, MessageStream stream, CancellationSource source) {
-    this(core, view, principal, request, stream, source, null);
-  }
-
-  /** A context for a handler running as {@code task} (null for an ordinary request). */
-  RealRequestContext(ServerCore core, RequestView view, Principal principal,
-      JsonRpcRequest request, MessageStream stream, CancellationSource source, TaskRun task) {
+      JsonRpcRequest request, MessageStream stream, RequestStream requestStream,
+      CancellationSource source, TaskRun task, String scope) {
     this.task = task;
+    this.requestStream = requestStream;
+    this.scope = scope;
     this.core = core;
     this.view = view;
     this.principal = principal;
@@ -341,9 +351,19 @@ public final class RealRequestContext implements RequestContext {
 
   @Override
   public void closeStreamForPolling() {
-    if (!done) {
-      stream.closeForPolling();
+    if (!done && requestStream != null) {
+      requestStream.closeForPolling();
     }
+  }
+
+  /** Returns the request's own stream, or null in a task's context. */
+  RequestStream requestStream() {
+    return requestStream;
+  }
+
+  /** Returns where the request's cancellations are registered, or null. */
+  String scope() {
+    return scope;
   }
 
   /** Sends a request to the client on this request's stream (legacy era) and waits. */

@@ -121,7 +121,8 @@ final class TaskMethods {
     RequestView taskView = new RequestView(modern, view.session(), view.protocolVersion(),
         view.capabilities(), view.clientInfo(), modern ? null : view.logThreshold(), null);
     RealRequestContext taskCtx = new RealRequestContext(core, taskView, ctx.principal(),
-        ctx.request(), modern ? NOWHERE : run.outbox(), run.cancellation(), run);
+        ctx.request(), modern ? NOWHERE : run.outbox(), null, run.cancellation(), run,
+        ctx.scope());
     core.tasks().start(run, () -> execute(taskCtx, run, entry, arguments, work));
     if (modern) {
       ObjectNode result = TaskJson.modern(seed);

@@ -6,7 +6,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.server.internal.registry.FeatureKind;
-import dev.keel.mcp.server.transport.MessageStream;
+import dev.keel.mcp.server.transport.RequestStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,12 +33,15 @@ public final class SubscriptionRegistry {
    * @param idJson the same id as sent
    * @param fingerprint its owner
    * @param stream where its messages go
+   * @param scope the connection it came on, where a {@code notifications/cancelled} names it
+   *     (stdio), or null
    * @param kinds the list changes it asked for
    * @param uris the resources whose updates it asked for
    * @param taskIds the tasks whose status changes it asked for (tasks extension)
    */
   public record Subscription(RequestId id, JsonNode idJson, String fingerprint,
-      MessageStream stream, Set<FeatureKind> kinds, Set<String> uris, Set<String> taskIds) {}
+      RequestStream stream, String scope, Set<FeatureKind> kinds, Set<String> uris,
+      Set<String> taskIds) {}
 
   private final Set<Subscription> open = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> perPrincipal = new ConcurrentHashMap<>();
@@ -72,10 +75,10 @@ public final class SubscriptionRegistry {
     }
   }
 
-  /** Ends the subscription a client cancelled on {@code stream} (stdio). */
-  public boolean cancel(MessageStream stream, RequestId id) {
+  /** Ends the subscription a client cancelled on the connection {@code scope} (stdio). */
+  public boolean cancel(String scope, RequestId id) {
     for (Subscription s : List.copyOf(open)) {
-      if (s.stream() == stream && s.id().equals(id)) {
+      if (scope.equals(s.scope()) && s.id().equals(id)) {
         remove(s);
         s.stream().release();
         return true;
