@@ -14,7 +14,7 @@ import dev.keel.mcp.core.schema.Prompt;
 import dev.keel.mcp.core.schema.Resource;
 import dev.keel.mcp.core.schema.ServerCapabilities;
 import dev.keel.mcp.core.schema.Tool;
-import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
+import dev.keel.mcp.core.engine.InboundRequests;
 import dev.keel.mcp.server.internal.dispatch.Dispatcher;
 import dev.keel.mcp.server.internal.dispatch.RealServerCall;
 import dev.keel.mcp.server.internal.dispatch.ServerCore;
@@ -77,7 +77,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     Implementation info = new Implementation(b.name, b.title, b.version, null, null, null);
     FeatureRegistry registry = new FeatureRegistry(this::listChanged);
     this.subscriptions = new SubscriptionRegistry(b.maxSubscriptionsPerPrincipal);
-    CancellationRegistry cancellations = new CancellationRegistry();
+    InboundRequests cancellations = new InboundRequests();
     // The counters read the table's size and the table updates the counters.
     SessionTable[] table = new SessionTable[1];
     TaskEngine[] tasks = new TaskEngine[1];

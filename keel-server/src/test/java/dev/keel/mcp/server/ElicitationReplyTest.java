@@ -209,7 +209,7 @@ class ElicitationReplyTest {
    *
    * <p>Fails today: {@code RealServerSession.close()} fails the pending requests
    * ({@code pending.close}) before it runs the closer that cancels the in-flight requests
-   * ({@code SessionTable.closed} then {@code CancellationRegistry.cancelAllFor}), so the handler
+   * ({@code SessionTable.closed} then {@code InboundRequests.cancelAllFor}), so the handler
    * often wakes with a plain {@code ConnectionClosedException}, its token not yet tripped, runs
    * its fallback, and {@code handle} returns that result for a session that has ended (about
    * 40% of attempts here).

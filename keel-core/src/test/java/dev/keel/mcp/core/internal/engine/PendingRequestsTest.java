@@ -10,7 +10,7 @@ import dev.keel.mcp.core.ConnectionClosedException;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.RequestCancelledException;
 import dev.keel.mcp.core.RequestTimeoutException;
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
+import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;

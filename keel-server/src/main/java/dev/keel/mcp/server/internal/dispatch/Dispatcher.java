@@ -4,7 +4,7 @@ import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.ProtocolVersion;
 import dev.keel.mcp.core.RequestCancelledException;
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
+import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;

@@ -4,7 +4,7 @@ import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.RequestCancelledException;
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
+import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.internal.engine.PendingRequests;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;

@@ -1,7 +1,7 @@
 package dev.keel.mcp.server.internal.dispatch;
 
 import dev.keel.mcp.core.McpException;
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
+import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;

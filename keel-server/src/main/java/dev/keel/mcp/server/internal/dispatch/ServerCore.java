@@ -6,7 +6,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.schema.Implementation;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.core.schema.ServerCapabilities;
-import dev.keel.mcp.server.internal.cancel.CancellationRegistry;
+import dev.keel.mcp.core.engine.InboundRequests;
 import dev.keel.mcp.server.internal.registry.FeatureRegistry;
 import dev.keel.mcp.server.internal.session.SessionTable;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
@@ -42,7 +42,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param tasks the tasks, both eras
  */
 public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
-    SessionTable sessions, CancellationRegistry cancellations, SchemaRegistry schemas,
+    SessionTable sessions, InboundRequests cancellations, SchemaRegistry schemas,
     Implementation info, ServerCapabilities capabilities, String instructions, int pageSize,
     Duration clientRequestTimeout, LoggingLevel defaultLogLevel, Duration handlerTimeout,
     ServerCounters counters, ScheduledExecutorService timer,

@@ -5,7 +5,7 @@ import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.MetaKeys;
 import dev.keel.mcp.core.RequestCancelledException;
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
+import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.server.McpErrors;
 import dev.keel.mcp.server.TaskSupport;

@@ -3,7 +3,7 @@ package dev.keel.mcp.server.internal.tasks;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.RequestCancelledException;
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
+import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.server.spi.StoredTask;
 import dev.keel.mcp.server.spi.TaskStatus;

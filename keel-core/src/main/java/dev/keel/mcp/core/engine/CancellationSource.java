@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.internal.cancel;
+package dev.keel.mcp.core.engine;
 
 import dev.keel.mcp.core.CancellationToken;
 import java.util.ArrayList;

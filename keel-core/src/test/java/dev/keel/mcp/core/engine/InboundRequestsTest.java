@@ -1,15 +1,14 @@
-package dev.keel.mcp.server.internal.cancel;
+package dev.keel.mcp.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import org.junit.jupiter.api.Test;
 
-class CancellationRegistryTest {
+class InboundRequestsTest {
 
-  private final CancellationRegistry registry = new CancellationRegistry();
+  private final InboundRequests registry = new InboundRequests();
 
   private static CancellationSource source() {
     return new CancellationSource(false);

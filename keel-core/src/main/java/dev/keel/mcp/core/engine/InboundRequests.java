@@ -1,6 +1,5 @@
-package dev.keel.mcp.server.internal.cancel;
+package dev.keel.mcp.core.engine;
 
-import dev.keel.mcp.core.internal.cancel.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import java.util.Map;
 import java.util.Objects;
@@ -8,7 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * In-flight cancellable requests, keyed by (session id, request id).
+ * The requests a side received and is still running, keyed by (scope, request id): the
+ * protocol engine's inbound table, which the server keeps for its sessions and stateless
+ * connections (and a client for the requests its server sends). The scope is a session id, or
+ * the connection a stateless request came on.
  *
  * <p>A request registers its token before its handler starts, so an immediate
  * {@code notifications/cancelled} is never lost. {@link #register} returns an entry id;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * never evicts a newer registration under the same key. A cancel names both the session and the
  * request: the wrong session, an unknown id or a finished request changes nothing.
  */
-public final class CancellationRegistry {
+public final class InboundRequests {
 
   private record Key(String sessionId, RequestId requestId) {}
 

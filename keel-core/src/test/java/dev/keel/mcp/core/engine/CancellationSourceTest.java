@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.internal.cancel;
+package dev.keel.mcp.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
