@@ -10,9 +10,11 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.server.McpServer;
 import dev.keel.mcp.server.Principal;
-import dev.keel.mcp.server.transport.Admission;
-import dev.keel.mcp.server.transport.HandlerThreads;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
+import dev.keel.mcp.core.protocol.Era;
+import dev.keel.mcp.server.transport.Edge;
 import dev.keel.mcp.server.transport.InitializeOutcome;
+import dev.keel.mcp.server.transport.ServerCall;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
@@ -20,9 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -35,9 +34,9 @@ import java.util.function.Consumer;
  * owned by the connection's principal, whose listening stream is this connection, and
  * {@code notifications/cancelled} cancels within it; a stateless (2026-07-28) request gets a
  * stream of its own, and closing that stream (the client aborting the exchange) cancels it, as
- * over HTTP. Requests run on handler threads (virtual on 21+), notifications and answers to the
- * server's own requests on the sender's thread, and whatever the server sends reaches the client
- * on the thread that sends it.
+ * over HTTP. Requests run on the engine's handler threads (virtual on 21+), notifications and
+ * answers to the server's own requests on the sender's thread, and whatever the server sends
+ * reaches the client on the thread that sends it.
  *
  * <pre>{@code
  * try (InMemoryServerTransport transport = InMemoryServerTransport.create(server);
@@ -46,13 +45,12 @@ import java.util.function.Consumer;
  * }
  * }</pre>
  *
- * <p>Closing it ends every connection (their sessions too) and its handler threads; the
- * {@link McpServer} stays open, since its owner may serve it elsewhere.
+ * <p>Closing it ends every connection (their sessions too); the {@link McpServer} stays open,
+ * since its owner may serve it elsewhere.
  */
 public final class InMemoryServerTransport implements AutoCloseable {
 
   private final ServerEngine engine;
-  private final ExecutorService handlers = HandlerThreads.newExecutor("keel-test-handler");
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
@@ -81,21 +79,12 @@ public final class InMemoryServerTransport implements AutoCloseable {
     return new InMemoryClientTransport(this, Objects.requireNonNull(principal, "principal"));
   }
 
-  /** Ends every connection and its session, then stops the handler threads. Idempotent. */
+  /** Ends every connection and its session. Idempotent. */
   @Override
   public void close() {
     closed = true;
     for (Connection c : connections) {
       c.close(new TransportException("the in-memory server transport closed"));
-    }
-    handlers.shutdown();
-    try {
-      if (!handlers.awaitTermination(2, TimeUnit.SECONDS)) {
-        handlers.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      handlers.shutdownNow();
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -155,10 +144,16 @@ public final class InMemoryServerTransport implements AutoCloseable {
         initialize(r, session);
         return null;
       }
+      // Like stdio, no headers: the message alone tells its era, by the one rule.
+      Era era = Era.of(Era.Facts.of(message instanceof JsonRpcRequest r ? r.method()
+          : message instanceof JsonRpcNotification n ? n.method() : null,
+          message instanceof JsonRpcRequest r ? r.params()
+          : message instanceof JsonRpcNotification n ? n.params() : null));
+      Edge edge = Edge.of(modern ? null : session, principal, era);
       if (message instanceof JsonRpcRequest r) {
-        return start(r, session);
+        return start(r, edge);
       }
-      engine.handle(session, principal, message, this);
+      engine.deliver(edge, message);
       return null;
     }
 
@@ -170,35 +165,19 @@ public final class InMemoryServerTransport implements AutoCloseable {
         session.attachListener(this);
         String id = session.id();
         session.onClose(() -> client.sessionEnded(id));
-        client.sessionStarted(id);
+        client.sessionOpened(id);
       }
       client.receive(outcome.response());
     }
 
-    private RequestStream start(JsonRpcRequest request, ServerSession session) {
-      RequestStream stream = new RequestStream(this, request.id(), session == null);
+    private RequestStream start(JsonRpcRequest request, Edge edge) {
+      RequestStream stream = new RequestStream(this, request.id(), edge.session() == null);
       open.add(stream);
-      if (engine.runsInline(request)) {
-        // A non-blocking tool runs on the sender's thread, as on a container thread over HTTP.
-        stream.finish(engine.handle(session, principal, request, stream));
-        return stream;
-      }
-      Optional<Admission> admission = engine.admit();
-      if (admission.isEmpty()) {
-        stream.finish(Optional.of(busy(request)));
-        return stream;
-      }
-      try {
-        handlers.execute(() -> {
-          try (Admission held = admission.get()) {
-            stream.finish(engine.handle(session, principal, request, stream));
-          } catch (RuntimeException e) {
-            stream.finish(Optional.of(new JsonRpcErrorResponse(request.id(),
-                new JsonRpcError(ErrorCodes.INTERNAL_ERROR, "Internal error", null))));
-          }
-        });
-      } catch (RejectedExecutionException e) {
-        admission.get().close();
+      // The engine resolves the call, admits it and runs it: inline when it is a non-blocking
+      // tool (as on a container thread over HTTP), else on its own handler threads.
+      ServerCall call = engine.call(edge, request);
+      stream.cancelWith(call::cancel);
+      if (!call.start(stream, true)) {
         stream.finish(Optional.of(busy(request)));
       }
       return stream;
@@ -243,7 +222,7 @@ public final class InMemoryServerTransport implements AutoCloseable {
    * The stream of one request: its progress, logs and questions to the client, then its
    * answer. Aborting it is the client closing the stream, which cancels a stateless request.
    */
-  static final class RequestStream implements MessageStream {
+  static final class RequestStream implements dev.keel.mcp.server.transport.RequestStream {
     private final Connection connection;
     private final RequestId id;
     private final boolean sessionless;
@@ -268,12 +247,17 @@ public final class InMemoryServerTransport implements AutoCloseable {
       return true;
     }
 
-    @Override
-    public void requestStarted(Consumer<String> canceller) {
+    /** Gives the stream the way to cancel its request, for when the client closes it. */
+    void cancelWith(Consumer<String> canceller) {
       this.cancel = canceller;
       if (aborted && sessionless) {
         canceller.accept("the client closed the stream");
       }
+    }
+
+    @Override
+    public void closeForPolling() {
+      // nothing to poll in memory: the stream stays as it is
     }
 
     @Override
@@ -297,7 +281,8 @@ public final class InMemoryServerTransport implements AutoCloseable {
     }
 
     /** The handler returned: its answer, or none (cancelled, or held open). */
-    void finish(Optional<JsonRpcMessage> answer) {
+    @Override
+    public void finish(Optional<JsonRpcMessage> answer) {
       if (answer.isEmpty() && held) {
         return;
       }
