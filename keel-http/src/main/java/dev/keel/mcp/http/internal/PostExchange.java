@@ -210,8 +210,9 @@ final class PostExchange implements RequestStream, AsyncListener, KeepAlive.Tick
   }
 
   /**
-   * The HTTP status of a stateless error answered as plain JSON: an unknown method is 404, a
-   * missing capability or version problem 400 (spec 2026-07-28); everything else is 200.
+   * The HTTP status of an answer sent as plain JSON, by era: a legacy answer is always 200; a
+   * stateless error is 404 for an unknown method, 400 for a missing capability or a version or
+   * header problem (spec 2026-07-28), else 200.
    */
   static int statusOf(boolean modern, JsonRpcMessage response) {
     if (!modern || !(response instanceof JsonRpcErrorResponse e)) {

@@ -134,7 +134,7 @@ public final class Dispatcher {
               McpException.methodNotFound(request.method())));
         }
       } catch (McpException e) {
-        refused = Optional.of(new JsonRpcErrorResponse(request.id(), ModernRequests.error(e)));
+        refused = Optional.of(new JsonRpcErrorResponse(request.id(), WireCodec.MODERN.error(e)));
       }
     } else if (session != null && session.isChannel()) {
       refused = Optional.of(error(request.id(), McpException.invalidRequest(
@@ -250,8 +250,7 @@ public final class Dispatcher {
       if (result == MethodHandler.HELD) {
         return Optional.empty();
       }
-      JsonNode shaped = view.modern()
-          ? ModernRequests.complete(core, request.method(), result) : result;
+      JsonNode shaped = view.wire().result(core, request.method(), result);
       return finished(view, ctx, route, request, timeout, () -> new JsonRpcResponse(request.id(), shaped));
     } catch (InputRequiredSignal signal) {
       return finished(view, ctx, route, request, timeout, () -> inputRequired(view, principal, request,
@@ -305,7 +304,7 @@ public final class Dispatcher {
   }
 
   private static JsonRpcErrorResponse error(RequestView view, RequestId id, McpException e) {
-    return new JsonRpcErrorResponse(id, view.modern() ? ModernRequests.error(e) : e.toError());
+    return new JsonRpcErrorResponse(id, view.wire().error(e));
   }
 
   /**
@@ -329,10 +328,7 @@ public final class Dispatcher {
     if (request.method().equals("tools/call")) {
       String name = route.tool() == null ? "tool" : route.tool().tool().name();
       JsonNode result = core.json().toTree(CallToolResult.error("Tool " + name + " " + message));
-      if (view.modern()) {
-        result = ModernRequests.complete(core, request.method(), result);
-      }
-      return new JsonRpcResponse(request.id(), result);
+      return new JsonRpcResponse(request.id(), view.wire().result(core, request.method(), result));
     }
     return error(request.id(), new McpException(ErrorCodes.SERVER_ERROR,
         "Request " + message));

@@ -21,4 +21,10 @@ import dev.keel.mcp.server.internal.session.RealServerSession;
  */
 record RequestView(boolean modern, RealServerSession session, String protocolVersion,
     ClientCapabilities capabilities, Implementation clientInfo, LoggingLevel logThreshold,
-    MrtrRound round) {}
+    MrtrRound round) {
+
+  /** Returns how this request's answers look on the wire. */
+  WireCodec wire() {
+    return modern ? WireCodec.MODERN : WireCodec.LEGACY;
+  }
+}

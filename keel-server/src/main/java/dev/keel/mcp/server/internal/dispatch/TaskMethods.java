@@ -163,7 +163,7 @@ final class TaskMethods {
         run.cancel(e.getMessage());
       }
     } catch (McpException e) {
-      run.fail(ctx.view().modern() ? ModernRequests.error(e) : e.toError());
+      run.fail(ctx.view().wire().error(e));
     } catch (ControlSignal e) {
       // Neither can happen in a task context; if it does, the task fails cleanly.
       LOG.error("tool {} left its task with {}", name, e.getMessage());
