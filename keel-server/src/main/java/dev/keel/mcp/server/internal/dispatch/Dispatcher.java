@@ -218,6 +218,7 @@ public final class Dispatcher {
     RealRequestContext ctx = new RealRequestContext(core, view, principal, request, stream,
         stream, source, null, scope);
     ctx.nonBlocking(options.nonBlocking());
+    ctx.routedTool(route.tool());
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();
     ScheduledFuture<?> timer = null;
     if (route.userCode()) {

@@ -26,6 +26,7 @@ import dev.keel.mcp.server.TaskWork;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.internal.tasks.TaskRun;
 import dev.keel.mcp.server.internal.tasks.TaskSignal;
+import dev.keel.mcp.server.internal.registry.ToolEntry;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.RequestStream;
 import java.util.List;
@@ -61,6 +62,8 @@ public final class RealRequestContext implements RequestContext {
   private volatile boolean timedOut;
   private volatile boolean taskOnDemand;
   private volatile boolean nonBlocking;
+  /** The tool the request was routed to, or null (set once, before the handler runs). */
+  private volatile ToolEntry routedTool;
   /** The first control signal the handler raised; see {@link ControlSignal}. */
   private volatile ControlSignal signalled;
   private boolean hasDeadline;
@@ -165,6 +168,16 @@ public final class RealRequestContext implements RequestContext {
       signalled = signal;
     }
     throw signalled;
+  }
+
+  /** Records the tool the request was routed to. */
+  void routedTool(ToolEntry tool) {
+    this.routedTool = tool;
+  }
+
+  /** Returns the tool the request was routed to, or null. */
+  ToolEntry routedTool() {
+    return routedTool;
   }
 
   /** Returns the control signal the handler raised, swallowed or not, or null. */

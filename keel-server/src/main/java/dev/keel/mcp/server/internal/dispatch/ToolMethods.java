@@ -38,8 +38,11 @@ final class ToolMethods {
   static JsonNode call(RealRequestContext ctx, ObjectNode params) throws Exception {
     ServerCore core = ctx.core();
     CallToolRequest call = callOf(params);
-    ToolEntry entry = core.registry().tool(call.name())
-        .orElseThrow(() -> McpException.invalidParams("Unknown tool: " + Text.safe(call.name())));
+    // the tool the call was routed to, resolved once when the call was made
+    ToolEntry entry = ctx.routedTool();
+    if (entry == null) {
+      throw McpException.invalidParams("Unknown tool: " + Text.safe(call.name()));
+    }
     ObjectNode arguments = call.arguments() == null
         ? JsonNodeFactory.instance.objectNode() : call.arguments();
     TaskMethods.Mode mode = TaskMethods.decide(ctx, entry, params);
