@@ -24,12 +24,21 @@ import tools.jackson.databind.JsonNode;
         "  keel call http://127.0.0.1:8765/mcp echo '{\"text\":\"hello\"}'",
         "  keel call --stdio echo '{\"text\":\"hello\"}' -- ./keel fixtures --stdio",
         "  keel call --task http://127.0.0.1:8765/mcp slow_compute '{\"seconds\":5}'",
-        "", "Exit status: 0 done, 1 the tool or server reported an error, 2 usage,",
-        "3 the server could not be reached, 130 cancelled."})
+        "  keel call --answer username=ada --answer email=ada@example.com URL signup",
+        "", "When the server asks: elicitation forms are answered from --answer, or at the",
+        "terminal when stdin is one; sampling only at a terminal (you write the reply);",
+        "roots are the --root directories, or for a --stdio server the current directory.",
+        "", "Exit status: 0 done, 1 the tool reported an error (or its arguments were",
+        "refused), 2 usage, 3 the server could not be reached, 4 the server answered with",
+        "an error or broke the protocol, 5 timed out (cancelled at the server),",
+        "130 cancelled (Ctrl-C)."})
 final class CallCommand implements Callable<Integer> {
 
   @Mixin
   ClientOptions client;
+
+  @Mixin
+  HostOptions host;
 
   @Option(names = "--task",
       description = "Run the call as a task and show its status while it runs.")
@@ -53,7 +62,8 @@ final class CallCommand implements Callable<Integer> {
     JsonNode arguments = rest.size() == 2 ? parseArguments(rest.get(1)) : null;
     ResultPrinter printer = new ResultPrinter(System.out);
     ProgressBar bar = new ProgressBar(System.err, System.console() != null);
-    return ClientRun.run(client, target, System.err, mcp -> {
+    return ClientRun.run(client, target,
+        b -> host.install(b, target.url() == null, System.err), System.err, mcp -> {
       CallToolResult result;
       if (task) {
         result = TaskWatch.run(mcp, tool, arguments, client.timeout(), System.err);
@@ -72,7 +82,7 @@ final class CallCommand implements Callable<Integer> {
       }
       if (result.failed()) {
         System.err.println("keel: the tool reported an error");
-        return ClientRun.FAILED;
+        return ClientRun.TOOL_ERROR;
       }
       return ClientRun.OK;
     });

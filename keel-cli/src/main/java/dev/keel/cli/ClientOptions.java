@@ -96,6 +96,11 @@ final class ClientOptions {
 
   /** Connects to the target. */
   McpClient connect(Target target) {
+    return connect(target, b -> { });
+  }
+
+  /** Connects to the target, letting {@code host} register handlers on the builder first. */
+  McpClient connect(Target target, java.util.function.Consumer<McpClient.Builder> host) {
     ClientTransport transport;
     if (target.url() != null) {
       StreamableHttpTransport.Builder b = StreamableHttpTransport.builder(target.url());
@@ -118,11 +123,17 @@ final class ClientOptions {
     } else {
       transport = StdioTransport.builder(target.serverCommand()).build();
     }
-    return McpClient.builder(transport)
+    McpClient.Builder builder = McpClient.builder(transport)
         .era(parseEra())
         .clientInfo("keel-cli", "0.1.0")
-        .requestTimeout(timeout())
-        .connect();
+        .requestTimeout(timeout());
+    try {
+      host.accept(builder);
+    } catch (RuntimeException e) {
+      transport.close();
+      throw e;
+    }
+    return builder.connect();
   }
 
   Duration timeout() {

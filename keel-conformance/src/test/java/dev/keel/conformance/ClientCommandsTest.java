@@ -159,19 +159,28 @@ class ClientCommandsTest {
     assertThat(wrongType.exit()).isEqualTo(1);
     assertThat(wrongType.err()).contains("do not match its input schema");
 
+    // The server refuses the request itself (a JSON-RPC error): a protocol error, not a tool's.
     Run unknownTool = keel("call", url, "no_such_tool");
-    assertThat(unknownTool.exit()).isEqualTo(1);
-    assertThat(unknownTool.err()).contains("keel:");
+    assertThat(unknownTool.exit()).isEqualTo(4);
+    assertThat(unknownTool.err()).contains("keel: the server answered error");
+
+    Run toolError = keel("call", url, "test_error_handling");
+    assertThat(toolError.exit()).isEqualTo(1);
+    assertThat(toolError.err()).contains("the tool reported an error");
 
     Run unreachable = keel("tools", "http://127.0.0.1:1/mcp");
     assertThat(unreachable.exit()).isEqualTo(3);
     assertThat(unreachable.err()).contains("http://127.0.0.1:1/mcp");
 
-    Run timedOut = keel("call", "--timeout", "1", url, "sleep", "{\"ms\":30000}");
-    assertThat(timedOut.exit()).isEqualTo(1);
-    assertThat(timedOut.err()).contains("cancelled at the server");
-    await().atMost(Duration.ofSeconds(10))
-        .until(() -> server.metrics().inFlightRequests() == 0);
+    // A timeout has its own status, apart from the tool's and the server's errors, in both eras.
+    for (String era : List.of("modern", "legacy")) {
+      Run timedOut = keel("call", "--era", era, "--timeout", "1", url, "sleep",
+          "{\"ms\":30000}");
+      assertThat(timedOut.exit()).as(era).isEqualTo(5);
+      assertThat(timedOut.err()).contains("cancelled at the server");
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> server.metrics().inFlightRequests() == 0);
+    }
   }
 
   @Test

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pinned npm tools the tests run (conformance suite, TypeScript SDK, Node 22), installed
+ * The pinned npm tools the tests run (conformance suite, TypeScript SDKs, FastMCP for
+ * TypeScript, mcp-remote, Node 22), installed
  * into {@code keel-conformance/npm} from its committed lockfile the first time a test needs them.
  */
 final class NpmTools {
@@ -35,7 +36,9 @@ final class NpmTools {
         || !Files.isExecutable(bin("node"))
         || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/sdk"))
         || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/client"))
-        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/server"))) {
+        || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/server"))
+        || !Files.isDirectory(DIR.resolve("node_modules/fastmcp"))
+        || !Files.isDirectory(DIR.resolve("node_modules/mcp-remote"))) {
       Result r = run(List.of("npm", "ci", "--no-audit", "--no-fund"), DIR, Duration.ofMinutes(5));
       if (r.exit() != 0) {
         throw new IllegalStateException("npm ci failed in " + DIR + ":\n" + r.output());

@@ -62,7 +62,7 @@ class PublicApiTest {
     return true;
   }
 
-  private static List<String> classNames(Path entry) throws IOException {
+  static List<String> classNames(Path entry) throws IOException {
     List<String> names = new ArrayList<>();
     if (Files.isDirectory(entry)) {
       try (Stream<Path> files = Files.walk(entry)) {

@@ -1,6 +1,5 @@
 package dev.keel.mcp.client;
 
-import dev.keel.mcp.client.internal.SessionPins;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.jsonrpc.InvalidMessageException;
@@ -34,6 +33,8 @@ public final class StdioTransport implements ClientTransport {
 
   private static final Logger LOG = LoggerFactory.getLogger(StdioTransport.class);
   private static final int MAX_STDERR_LINE = 64 * 1024;
+  /** No per-request streams (cancellation is a notification), no version header. */
+  private static final Capabilities CAPABILITIES = new Capabilities(false, false, true, false);
 
   private final List<String> command;
   private final Map<String, String> environment;
@@ -91,7 +92,7 @@ public final class StdioTransport implements ClientTransport {
     writeLock.lock();
     try {
       // The pipe is the session: checked where it is written, under the write lock.
-      SessionPins.check(this, epoch);
+      checkWrite(epoch);
       if (closed || stdin == null) {
         throw new TransportException("the server process is not running");
       }
@@ -104,11 +105,17 @@ public final class StdioTransport implements ClientTransport {
     } finally {
       writeLock.unlock();
     }
-    return () -> { };
+    return Exchange.NONE;
   }
 
-  /** The client says a legacy session now lives in this process; its end moves the epoch. */
-  void sessionStarted() {
+  @Override
+  public Capabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  /** A legacy session now lives in this process: its end moves the epoch. */
+  @Override
+  public void sessionStarted(String protocolVersion) {
     hasSession = true;
   }
 
@@ -225,6 +232,9 @@ public final class StdioTransport implements ClientTransport {
     } finally {
       writeLock.unlock();
     }
+    // Closed by an interrupted thread (Ctrl-C) too: an interrupt still pending would turn the
+    // server's chance to finish into an instant KILL, so it is set aside until the end.
+    boolean interrupted = Thread.interrupted();
     try {
       if (!p.waitFor(2, TimeUnit.SECONDS)) {
         p.destroy();
@@ -235,7 +245,11 @@ public final class StdioTransport implements ClientTransport {
       }
     } catch (InterruptedException e) {
       p.destroyForcibly();
-      Thread.currentThread().interrupt();
+      interrupted = true;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     if (hasSession) {
       hasSession = false;

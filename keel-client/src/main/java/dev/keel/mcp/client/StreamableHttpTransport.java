@@ -1,7 +1,6 @@
 package dev.keel.mcp.client;
 
 import dev.keel.mcp.client.internal.ClientThreads;
-import dev.keel.mcp.client.internal.SessionPins;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
@@ -51,7 +50,7 @@ public final class StreamableHttpTransport implements ClientTransport {
   private final JsonRpcCodec codec;
   private final ExecutorService readers = ClientThreads.newExecutor("keel-http-client");
   private final ReentrantLock sessionLock = new ReentrantLock();
-  private final boolean listeningStream;
+  private final Capabilities capabilities;
   private volatile Receiver receiver;
   private volatile String sessionId;
   private volatile String legacyVersion;
@@ -67,7 +66,9 @@ public final class StreamableHttpTransport implements ClientTransport {
     this.limits = new HttpExchange.Limits(b.maxEventBytes, b.maxBodyBytes, b.retryFloor,
         b.maxReconnects);
     this.codec = new JsonRpcCodec(McpJson.standard());
-    this.listeningStream = b.listeningStream;
+    // Per-request streams (SSE or JSON answers), the version header; the listening stream
+    // unless the builder turned it off. Sessions are named by the server (Mcp-Session-Id).
+    this.capabilities = new Capabilities(true, b.listeningStream, false, true);
   }
 
   /** Returns a builder for the endpoint, such as {@code http://127.0.0.1:8765/mcp}. */
@@ -91,7 +92,7 @@ public final class StreamableHttpTransport implements ClientTransport {
     // payload of an ended session never leaves with the id of the session that replaced it.
     sessionLock.lock();
     try {
-      SessionPins.check(this, epoch);
+      checkWrite(epoch);
       session = options.modern() ? null : sessionId;
       sentEpoch = epoch;
     } finally {
@@ -100,7 +101,7 @@ public final class StreamableHttpTransport implements ClientTransport {
     HttpRequest request = post(message, options, session);
     if (!(message instanceof JsonRpcRequest call)) {
       postOneWay(request);
-      return () -> { };
+      return Exchange.NONE;
     }
     HttpExchange exchange = new HttpExchange(this, http, codec, limits, receiver, call, session,
         sentEpoch);
@@ -132,8 +133,9 @@ public final class StreamableHttpTransport implements ClientTransport {
     if (session != null) {
       b.header("Mcp-Session-Id", session);
     }
-    String version = options.protocolVersion() != null ? options.protocolVersion()
-        : legacyVersion;
+    // Exactly what the client says, and nothing when it says nothing: the legacy initialize
+    // carries no version, whatever an earlier probe or session used.
+    String version = options.protocolVersion();
     if (version != null) {
       b.header("MCP-Protocol-Version", version);
     }
@@ -202,9 +204,18 @@ public final class StreamableHttpTransport implements ClientTransport {
     }
   }
 
-  /** Sets the negotiated legacy version, sent as {@code MCP-Protocol-Version} from now on. */
-  void legacyVersion(String version) {
-    this.legacyVersion = version;
+  @Override
+  public Capabilities capabilities() {
+    return capabilities;
+  }
+
+  /**
+   * Keeps the negotiated legacy version for the requests the transport makes itself: the
+   * listening stream's GET, a resumption, the DELETE.
+   */
+  @Override
+  public void sessionStarted(String protocolVersion) {
+    this.legacyVersion = protocolVersion;
   }
 
   /**
@@ -212,9 +223,10 @@ public final class StreamableHttpTransport implements ClientTransport {
    * server without one (405) is fine; the stream reconnects with {@code Last-Event-ID} when the
    * server closes it.
    */
-  void openListeningStream() {
+  @Override
+  public void openListeningStream() {
     String session = sessionId;
-    if (!listeningStream || session == null || closed) {
+    if (!capabilities.listeningStream() || session == null || closed) {
       return;
     }
     HttpExchange stream = HttpExchange.listening(this, http, codec, limits, receiver, session);
@@ -269,20 +281,36 @@ public final class StreamableHttpTransport implements ClientTransport {
       sessionLock.unlock();
     }
     if (session != null) {
-      try {
-        HttpRequest.Builder b = base().header("Mcp-Session-Id", session).DELETE();
-        if (legacyVersion != null) {
-          b.header("MCP-Protocol-Version", legacyVersion);
-        }
-        http.send(b.timeout(Duration.ofSeconds(5)).build(),
-            HttpResponse.BodyHandlers.discarding());
-      } catch (java.io.IOException e) {
-        LOG.debug("DELETE of the session failed: {}", Text.safe(e.getMessage()));
-      } catch (InterruptedException e) {
+      delete(session);
+    }
+    readers.shutdownNow();
+  }
+
+  /**
+   * Ends the session at the server. The client is often closed by the thread whose call was
+   * just interrupted (Ctrl-C on {@code keel call}): an interrupt still pending would fail the
+   * DELETE before it left, so it is set aside for the DELETE and restored afterwards.
+   */
+  private void delete(String session) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      HttpRequest.Builder b = base().header("Mcp-Session-Id", session).DELETE();
+      if (legacyVersion != null) {
+        b.header("MCP-Protocol-Version", legacyVersion);
+      }
+      http.send(b.timeout(Duration.ofSeconds(5)).build(),
+          HttpResponse.BodyHandlers.discarding());
+    } catch (java.io.IOException e) {
+      LOG.debug("DELETE of the session failed: {}", Text.safe(e.getMessage()));
+    } catch (InterruptedException e) {
+      // interrupted again while the DELETE was on its way: give up on it
+      interrupted = true;
+      LOG.debug("DELETE of the session interrupted");
+    } finally {
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
-    readers.shutdownNow();
   }
 
   /** Builds a {@link StreamableHttpTransport}. */

@@ -28,6 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * session the task was created in. Stateless (2026-07-28, extension
  * {@value #EXTENSION}): the server answers with {@code resultType: "task"}, {@code tasks/get}
  * inlines the outcome or the input requests, and answers go back with {@code tasks/update}.
+ *
+ * <p>It sees the client only through {@link TaskChannel}: what the era is, what the server
+ * offers, and a way to send a task's requests; handles it makes are owned by this instance.
  */
 final class TaskCalls {
 
@@ -40,25 +43,25 @@ final class TaskCalls {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskCalls.class);
 
-  private final RealMcpClient client;
+  private final TaskChannel channel;
   private final TaskLifetimes lifetimes = new TaskLifetimes(TaskLifetimes.DEFAULT_MAX_TRACKED);
   private final Map<String, TaskAnswers> answers = new ConcurrentHashMap<>();
 
-  TaskCalls(RealMcpClient client) {
-    this.client = client;
+  TaskCalls(TaskChannel channel) {
+    this.channel = channel;
   }
 
   /** True when the tool must run as a task and the server can run it so. */
   boolean mustRunAsTask(String tool) {
-    return client.taskSupport(tool).equals("required") && serverRunsTasks();
+    return channel.taskSupport(tool).equals("required") && serverRunsTasks();
   }
 
   private boolean serverRunsTasks() {
-    ServerCapabilities caps = client.serverCapabilities();
+    ServerCapabilities caps = channel.serverCapabilities();
     if (caps == null) {
       return false;
     }
-    if (client.era() == Era.MODERN) {
+    if (channel.era() == Era.MODERN) {
       return caps.extensions() != null && caps.extensions().has(EXTENSION);
     }
     return caps.tasks() != null && caps.tasks().path("requests").path("tools").has("call");
@@ -67,26 +70,26 @@ final class TaskCalls {
   /** Creates the task; returns once the server has it. */
   Task create(ObjectNode params, Duration timeout) {
     String tool = params.get("name").asString();
-    if (client.taskSupport(tool).equals("forbidden")) {
+    if (channel.taskSupport(tool).equals("forbidden")) {
       throw new IllegalArgumentException("tool " + tool + " does not run as a task (its "
           + "execution.taskSupport is forbidden or unknown)");
     }
     if (!serverRunsTasks()) {
       throw new IllegalArgumentException("the server does not run tool calls as tasks");
     }
-    if (client.era() == Era.MODERN) {
-      JsonNode result = client.callModern("tools/call", params, timeout, null, true);
+    if (channel.era() == Era.MODERN) {
+      JsonNode result = channel.send("tools/call", params, timeout, 0);
       if (!"task".equals(result.path("resultType").asString(""))) {
         // The server decided to answer at once: a completed handle carries the result.
-        return new Task(null, Task.Status.COMPLETED, null, null, null, null, null, client, 0, 0,
-            client.parseResult(result, CallToolResult.class, "tools/call"));
+        return new Task(null, Task.Status.COMPLETED, null, null, null, null, null, this, 0, 0,
+            Results.parse(result, CallToolResult.class, "tools/call"));
       }
       return started(result, 0);
     }
     ObjectNode asTask = params.deepCopy();
     asTask.putObject("task");
-    long epoch = client.currentSession();
-    JsonNode result = client.legacyInSession("tools/call", asTask, timeout, epoch);
+    long epoch = channel.currentSession();
+    JsonNode result = channel.send("tools/call", asTask, timeout, epoch);
     JsonNode task = result.get("task");
     if (task == null || !task.isObject()) {
       throw new InvalidServerResponseException("the server answered a task-augmented call "
@@ -102,7 +105,7 @@ final class TaskCalls {
     }
     long lifetime = lifetimes.start(id);
     Task fresh = new Task(id, Task.Status.WORKING, null, text(wire, "createdAt"),
-        text(wire, "lastUpdatedAt"), null, null, client, lifetime, epoch, null);
+        text(wire, "lastUpdatedAt"), null, null, this, lifetime, epoch, null);
     return state(fresh, wire);
   }
 
@@ -113,8 +116,8 @@ final class TaskCalls {
       throw new InvalidServerResponseException("the server's task has no status");
     }
     Task.Status s = Task.Status.fromWire(status.stringValue());
-    Long ttl = number(wire, client.era() == Era.MODERN ? "ttlMs" : "ttl");
-    Long poll = number(wire, client.era() == Era.MODERN ? "pollIntervalMs" : "pollInterval");
+    Long ttl = number(wire, channel.era() == Era.MODERN ? "ttlMs" : "ttl");
+    Long poll = number(wire, channel.era() == Era.MODERN ? "pollIntervalMs" : "pollInterval");
     Task next = handle.withState(s, text(wire, "statusMessage"), text(wire, "lastUpdatedAt"),
         ttl, poll);
     if (s.terminal()) {
@@ -125,7 +128,7 @@ final class TaskCalls {
 
   /** Refuses a handle of another client, or of an older task with the same id (inv54, 57). */
   private void check(Task task) {
-    if (task.owner != client) {
+    if (task.owner != this) {
       throw new IllegalArgumentException("task " + Text.safe(String.valueOf(task.taskId()))
           + " belongs to another client; a task is only ever sent to the server that made it");
     }
@@ -136,14 +139,12 @@ final class TaskCalls {
 
   /** The handle's lifetime is checked again at the wire, where the request leaves. */
   private JsonNode send(Task task, String method, ObjectNode params, Duration timeout) {
-    ClientTransport transport = client.transport();
-    return transport.guardedWrites(() -> check(task), () -> client.era() == Era.MODERN
-        ? client.callModern(method, params, timeout, null, true)
-        : client.legacyInSession(method, params, timeout, task.epoch));
+    return channel.guarded(() -> check(task),
+        () -> channel.send(method, params, timeout, task.epoch));
   }
 
   Task get(Task task) {
-    return detailed(task, client.defaultTimeout()).task();
+    return detailed(task, channel.defaultTimeout()).task();
   }
 
   private record Seen(Task task, JsonNode wire) {}
@@ -169,8 +170,8 @@ final class TaskCalls {
     }
     try {
       JsonNode wire = send(task, "tasks/cancel", McpJson.object().put("taskId",
-          task.taskId()), client.defaultTimeout());
-      if (client.era() == Era.LEGACY && wire.has("status")) {
+          task.taskId()), channel.defaultTimeout());
+      if (channel.era() == Era.LEGACY && wire.has("status")) {
         return state(task, wire);
       }
     } catch (McpException e) {
@@ -213,14 +214,14 @@ final class TaskCalls {
             throw new RequestCancelledException("the task was cancelled");
           }
           case INPUT_REQUIRED -> {
-            if (client.era() == Era.LEGACY) {
+            if (channel.era() == Era.LEGACY) {
               // The server asks on the stream of tasks/result, which waits for the end.
               return outcome(now, seen.wire(), remaining(deadline, timeout, task));
             }
             // An update waits no longer than a request does: past that its outcome is
             // unknown, and the answers go again with the next poll.
             answer(now, seen.wire().get("inputRequests"),
-                left.compareTo(client.defaultTimeout()) < 0 ? left : client.defaultTimeout());
+                left.compareTo(channel.defaultTimeout()) < 0 ? left : channel.defaultTimeout());
             pause(Math.min(POLL_FLOOR_MS, millisLeft(deadline)));
           }
           default -> pause(Math.min(pollMillis(now), millisLeft(deadline)));
@@ -239,7 +240,7 @@ final class TaskCalls {
 
   private CallToolResult outcome(Task task, JsonNode wire, Duration timeout) {
     try {
-      if (client.era() == Era.MODERN) {
+      if (channel.era() == Era.MODERN) {
         if (task.status() == Task.Status.FAILED) {
           JsonNode error = wire.get("error");
           if (error == null || !error.isObject()) {
@@ -252,11 +253,11 @@ final class TaskCalls {
         if (result == null || !result.isObject()) {
           throw new InvalidServerResponseException("a completed task carries no result");
         }
-        return client.parseResult(result, CallToolResult.class, "tasks/get");
+        return Results.parse(result, CallToolResult.class, "tasks/get");
       }
-      JsonNode result = client.legacyInSession("tasks/result",
+      JsonNode result = channel.send("tasks/result",
           McpJson.object().put("taskId", task.taskId()), timeout, task.epoch);
-      return client.parseResult(result, CallToolResult.class, "tasks/result");
+      return Results.parse(result, CallToolResult.class, "tasks/result");
     } finally {
       forget(task);
     }
@@ -276,7 +277,7 @@ final class TaskCalls {
               + Text.safe(entry.getKey()) + " names no method");
         }
         JsonNode params = entry.getValue().get("params");
-        owed.answer(entry.getKey(), client.answerInput(method.stringValue(),
+        owed.answer(entry.getKey(), channel.answer(method.stringValue(),
             params instanceof ObjectNode p ? p : null));
       }
     }

@@ -1,6 +1,6 @@
 package dev.keel.mcp.server;
 
-import com.networknt.schema.SchemaRegistry;
+import dev.keel.mcp.core.jsonschema.JsonSchemaCompiler;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
@@ -26,7 +26,7 @@ import dev.keel.mcp.server.internal.registry.TemplateEntry;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
 import dev.keel.mcp.server.internal.registry.UriTemplate;
 import dev.keel.mcp.server.internal.schema.AnnotatedTools;
-import dev.keel.mcp.core.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.jsonschema.JsonSchemaValidator;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.internal.session.RealServerSession;
@@ -94,7 +94,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
           }
         });
     table[0] = sessions;
-    SchemaRegistry schemas = SchemaValidator.newRegistry();
+    JsonSchemaCompiler schemas = new JsonSchemaCompiler();
     register(b, registry, schemas);
     java.util.concurrent.ScheduledThreadPoolExecutor timerPool =
         new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
@@ -140,7 +140,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     this.listening = true;
   }
 
-  private void register(Builder b, FeatureRegistry registry, SchemaRegistry schemas) {
+  private void register(Builder b, FeatureRegistry registry, JsonSchemaCompiler schemas) {
     Set<String> toolNames = new HashSet<>();
     for (Registration r : b.registrations) {
       if (r instanceof Registration.OfTool t) {
@@ -177,7 +177,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     }
   }
 
-  private static ToolEntry toolEntry(SchemaRegistry schemas, Tool listed, ToolOptions given,
+  private static ToolEntry toolEntry(JsonSchemaCompiler schemas, Tool listed, ToolOptions given,
       ToolHandler handler) {
     // One source of truth for task support: the options when they say, else the listing; the
     // listing then shows what the server does.
@@ -201,9 +201,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
             : compiled(schemas, tool.outputSchema(), owner + " outputSchema"));
   }
 
-  private static Optional<SchemaValidator> compiled(SchemaRegistry schemas, ObjectNode schema,
+  private static Optional<JsonSchemaValidator> compiled(JsonSchemaCompiler schemas, ObjectNode schema,
       String owner) {
-    Optional<SchemaValidator> validator = SchemaValidator.compile(schemas, schema, owner);
+    Optional<JsonSchemaValidator> validator = schemas.compile(schema, owner);
     if (validator.isEmpty()) {
       org.slf4j.LoggerFactory.getLogger(RealMcpServer.class)
           .warn("{}: unknown $schema dialect, values will not be validated", owner);

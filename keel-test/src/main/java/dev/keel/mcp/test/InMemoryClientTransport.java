@@ -3,15 +3,10 @@ package dev.keel.mcp.test;
 import dev.keel.mcp.client.ClientTransport;
 import dev.keel.mcp.client.SessionChangedException;
 import dev.keel.mcp.client.TransportException;
-import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
-import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
-import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.server.Principal;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -33,6 +28,8 @@ import java.util.function.Supplier;
  */
 public final class InMemoryClientTransport implements ClientTransport {
 
+  private static final Capabilities CAPABILITIES = new Capabilities(true, false, false, false);
+
   private final InMemoryServerTransport server;
   private final Principal principal;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -40,9 +37,6 @@ public final class InMemoryClientTransport implements ClientTransport {
   // for them is internal to keel-client (see docs/testing-kit.md, "Limits").
   private final ThreadLocal<Long> pin = new ThreadLocal<>();
   private final ThreadLocal<Runnable> guard = new ThreadLocal<>();
-  /** Stateless requests whose streams are open, by id: their cancellation closes the stream. */
-  private final Map<RequestId, InMemoryServerTransport.RequestStream> modern =
-      new ConcurrentHashMap<>();
   private volatile Receiver receiver;
   private volatile InMemoryServerTransport.Connection connection;
   private volatile String sessionId;
@@ -83,32 +77,21 @@ public final class InMemoryClientTransport implements ClientTransport {
       writeLock.unlock();
     }
     boolean stateless = options != null && options.modern();
-    if (stateless && message instanceof JsonRpcNotification n
-        && n.method().equals("notifications/cancelled")) {
-      // The client cancels a stateless request on a transport it does not know with this
-      // notification; in the stateless era closing the request's stream is the cancellation.
-      RequestId id = n.params() == null ? null : RequestId.fromJson(n.params().get("requestId"));
-      InMemoryServerTransport.RequestStream stream = id == null ? null : modern.remove(id);
-      if (stream != null) {
-        stream.abort();
-      }
-      return () -> { };
-    }
     InMemoryServerTransport.RequestStream stream = c.deliver(message, session, stateless);
     if (stream == null) {
-      return () -> { };
+      return Exchange.NONE;
     }
-    RequestId id = message.id();
-    if (stateless && stream.isOpen()) {
-      modern.put(id, stream);
-      if (!stream.isOpen()) {
-        modern.remove(id, stream); // answered meanwhile, on a handler thread
-      }
-    }
-    return () -> {
-      modern.remove(id, stream);
-      stream.abort();
-    };
+    return stream::abort;
+  }
+
+  /**
+   * Each request has a stream of its own, and aborting its exchange closes it: the client
+   * cancels a stateless request that way, as over HTTP. The legacy session is named by the
+   * server half, which starts and ends it here itself.
+   */
+  @Override
+  public Capabilities capabilities() {
+    return CAPABILITIES;
   }
 
   @Override
@@ -138,7 +121,6 @@ public final class InMemoryClientTransport implements ClientTransport {
     if (c != null) {
       c.close(null);
     }
-    modern.clear();
     sessionEnded(sessionId);
   }
 
@@ -200,10 +182,6 @@ public final class InMemoryClientTransport implements ClientTransport {
   // ------------------------------------------------ called by the server half
 
   void receive(JsonRpcMessage message) {
-    if (message.id() != null
-        && (message instanceof JsonRpcResponse || message instanceof JsonRpcErrorResponse)) {
-      modern.remove(message.id());
-    }
     Receiver r = receiver;
     if (r != null) {
       r.receive(message);
@@ -211,7 +189,6 @@ public final class InMemoryClientTransport implements ClientTransport {
   }
 
   void failed(RequestId id, RuntimeException failure) {
-    modern.remove(id);
     Receiver r = receiver;
     if (r != null) {
       r.failed(id, failure);
@@ -226,8 +203,12 @@ public final class InMemoryClientTransport implements ClientTransport {
     }
   }
 
-  /** A legacy session started: a new id moves the epoch. */
-  void sessionStarted(String id) {
+  /**
+   * The server half started a legacy session: a new id moves the epoch. (Not
+   * {@link ClientTransport#sessionStarted}, which the client calls with the negotiated version
+   * and which this transport does not need: the session is named here.)
+   */
+  void sessionOpened(String id) {
     writeLock.lock();
     try {
       if (!id.equals(sessionId)) {

@@ -27,7 +27,8 @@ class KitApiTest {
     TreeSet<String> actual = new TreeSet<>();
     Path classes = Path.of("target/classes");
     try (Stream<Path> walk = Files.walk(classes)) {
-      for (Path p : walk.filter(f -> f.toString().endsWith(".class")).toList()) {
+      for (Path p : walk.filter(f -> f.toString().endsWith(".class")
+          && !f.endsWith("module-info.class")).toList()) {
         String name = classes.relativize(p).toString().replace('/', '.').replace(".class", "");
         Class<?> type = Class.forName(name, false, KitApiTest.class.getClassLoader());
         if (isPublic(type)) {

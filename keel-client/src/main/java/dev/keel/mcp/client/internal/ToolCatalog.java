@@ -1,9 +1,9 @@
 package dev.keel.mcp.client.internal;
 
 import dev.keel.mcp.core.protocol.HeaderMirror;
-import com.networknt.schema.SchemaRegistry;
+import dev.keel.mcp.core.jsonschema.JsonSchemaCompiler;
 import dev.keel.mcp.core.Text;
-import dev.keel.mcp.core.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.jsonschema.JsonSchemaValidator;
 import dev.keel.mcp.core.schema.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,9 +27,9 @@ public final class ToolCatalog {
   private static final Logger LOG = LoggerFactory.getLogger(ToolCatalog.class);
 
   /** One listed tool. */
-  public record Entry(Tool tool, Optional<SchemaValidator> validator) {}
+  public record Entry(Tool tool, Optional<JsonSchemaValidator> validator) {}
 
-  private final SchemaRegistry schemas = SchemaValidator.newRegistry();
+  private final JsonSchemaCompiler schemas = new JsonSchemaCompiler();
   private volatile Map<String, Entry> tools;
   private volatile Map<String, String> refused = Map.of();
 
@@ -59,9 +59,9 @@ public final class ToolCatalog {
     return List.copyOf(usable);
   }
 
-  private Optional<SchemaValidator> compile(Tool tool) {
+  private Optional<JsonSchemaValidator> compile(Tool tool) {
     try {
-      return SchemaValidator.compile(schemas, tool.inputSchema(), "tool " + tool.name());
+      return schemas.compile(tool.inputSchema(), "tool " + tool.name());
     } catch (IllegalArgumentException e) {
       LOG.debug("the input schema of tool {} is not checked locally: {}", Text.safe(tool.name()),
           Text.safe(e.getMessage()));

@@ -45,9 +45,10 @@ final class FakeMcpServer implements AutoCloseable {
    * @param authorization the {@code Authorization} header, or null
    * @param lastEventId the {@code Last-Event-ID} header, or null
    * @param body the parsed body, or null
+   * @param protocolVersion the {@code MCP-Protocol-Version} header, or null
    */
   record Seen(String verb, String method, String id, String session, String authorization,
-      String lastEventId, ObjectNode body) {
+      String lastEventId, ObjectNode body, String protocolVersion) {
 
     boolean is(String rpcMethod) {
       return rpcMethod.equals(method);
@@ -168,7 +169,8 @@ final class FakeMcpServer implements AutoCloseable {
         ex.getRequestHeaders().getFirst("Mcp-Session-Id"),
         ex.getRequestHeaders().getFirst("Authorization"),
         ex.getRequestHeaders().getFirst("Last-Event-ID"),
-        body);
+        body,
+        ex.getRequestHeaders().getFirst("MCP-Protocol-Version"));
     seen.add(request);
     return request;
   }

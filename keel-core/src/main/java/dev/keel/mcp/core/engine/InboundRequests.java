@@ -88,6 +88,21 @@ public final class InboundRequests {
     return count;
   }
 
+  /**
+   * Trips every registered token: the one close path when this side shuts down.
+   *
+   * @return how many were tripped
+   */
+  public int cancelAll(String reason) {
+    int count = 0;
+    for (Entry e : entries.values()) {
+      if (e.source().cancel(reason)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** Returns how many requests are registered. */
   public int size() {
     return entries.size();

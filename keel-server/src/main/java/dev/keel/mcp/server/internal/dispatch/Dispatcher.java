@@ -13,6 +13,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.core.protocol.McpMethod;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
+import dev.keel.mcp.core.engine.CancelledNotice;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.core.schema.InitializeRequest;
 import dev.keel.mcp.core.schema.InitializeResult;
@@ -358,13 +359,13 @@ public final class Dispatcher {
           session.markInitialized();
         }
       }
-      case "notifications/cancelled" -> {
-        RequestId id = requestIdOf(n.params());
-        if (id == null) {
+      case CancelledNotice.METHOD -> {
+        CancelledNotice notice = CancelledNotice.read(n.params());
+        if (notice == null) {
           return;
         }
-        JsonNode reason = n.params().get("reason");
-        String why = reason != null && reason.isString() ? reason.stringValue() : "cancelled";
+        RequestId id = notice.requestId();
+        String why = notice.reason();
         if (session != null) {
           core.cancellations().cancel(session.id(), id, "client: " + why);
         }
@@ -376,10 +377,6 @@ public final class Dispatcher {
       }
       default -> LOG.debug("ignored notification {}", n.method());
     }
-  }
-
-  private static RequestId requestIdOf(ObjectNode params) {
-    return params == null ? null : RequestId.fromJson(params.get("requestId"));
   }
 
   private static JsonRpcErrorResponse error(RequestId id, McpException e) {

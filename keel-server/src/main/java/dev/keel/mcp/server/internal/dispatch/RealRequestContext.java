@@ -4,8 +4,10 @@ import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.RequestCancelledException;
+import dev.keel.mcp.core.RequestTimeoutException;
 import dev.keel.mcp.core.engine.CancellationSource;
-import dev.keel.mcp.core.internal.engine.PendingRequests;
+import dev.keel.mcp.core.engine.CancelledNotice;
+import dev.keel.mcp.core.engine.OutboundRequests;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
@@ -387,7 +389,7 @@ public final class RealRequestContext implements RequestContext {
           "Cannot send " + method + " to a client without a session");
     }
     source.throwIfCancelled();
-    PendingRequests.Pending pending = session.pending().start();
+    OutboundRequests.Pending pending = session.pending().start();
     if (!send(new JsonRpcRequest(pending.id(), method, params))) {
       pending.abandon();
       if (source.isCancelled()) {
@@ -396,14 +398,33 @@ public final class RealRequestContext implements RequestContext {
       throw new McpException(ErrorCodes.INTERNAL_ERROR, "Internal error");
     }
     if (task == null) {
-      return pending.await(method, core.clientRequestTimeout(), source);
+      return await(pending, method);
     }
     // A legacy task waits on the client: input_required until the answer comes.
     task.askingClient();
     try {
-      return pending.await(method, core.clientRequestTimeout(), source);
+      return await(pending, method);
     } finally {
       task.clientAnswered();
+    }
+  }
+
+  /**
+   * Waits on the client's answer. When this side stops waiting (a timeout, or its own request
+   * was cancelled) it says so, so that the client stops asking its user; the session's stream
+   * carries the notice when the request's own is gone.
+   */
+  private JsonNode await(OutboundRequests.Pending pending, String method) {
+    try {
+      return pending.await(method, core.clientRequestTimeout(), source);
+    } catch (RequestTimeoutException | RequestCancelledException e) {
+      JsonRpcMessage notice = new CancelledNotice(pending.id(),
+          e instanceof RequestTimeoutException ? "timed out" : "the request was cancelled")
+          .toNotification();
+      if (done || source.isCancelled() || !stream.send(notice)) {
+        view.session().sendToListener(notice);
+      }
+      throw e;
     }
   }
 }

@@ -1,6 +1,6 @@
 package dev.keel.mcp.server.internal.dispatch;
 
-import com.networknt.schema.SchemaRegistry;
+import dev.keel.mcp.core.jsonschema.JsonSchemaCompiler;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.schema.Implementation;
@@ -42,7 +42,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param tasks the tasks, both eras
  */
 public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
-    SessionTable sessions, InboundRequests cancellations, SchemaRegistry schemas,
+    SessionTable sessions, InboundRequests cancellations, JsonSchemaCompiler schemas,
     Implementation info, ServerCapabilities capabilities, String instructions, int pageSize,
     Duration clientRequestTimeout, LoggingLevel defaultLogLevel, Duration handlerTimeout,
     ServerCounters counters, ScheduledExecutorService timer,

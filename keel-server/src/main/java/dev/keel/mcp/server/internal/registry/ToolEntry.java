@@ -3,7 +3,7 @@ package dev.keel.mcp.server.internal.registry;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.ToolHandler;
 import dev.keel.mcp.server.ToolOptions;
-import dev.keel.mcp.core.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.jsonschema.JsonSchemaValidator;
 import java.util.Optional;
 
 /**
@@ -16,5 +16,5 @@ import java.util.Optional;
  * @param output the output validator, empty when there is no output schema
  */
 public record ToolEntry(Tool tool, ToolHandler handler, ToolOptions options,
-    Optional<SchemaValidator> input,
-    Optional<SchemaValidator> output) {}
+    Optional<JsonSchemaValidator> input,
+    Optional<JsonSchemaValidator> output) {}

@@ -1,6 +1,6 @@
 package dev.keel.mcp.server.internal.session;
 
-import dev.keel.mcp.core.internal.engine.PendingRequests;
+import dev.keel.mcp.core.engine.OutboundRequests;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.core.schema.Implementation;
@@ -39,7 +39,7 @@ public final class RealServerSession implements ServerSession {
   private final ServerCounters counters;
   private final Consumer<RealServerSession> closer;
   private final AtomicInteger inFlight = new AtomicInteger();
-  private final PendingRequests pending = new PendingRequests(MAX_PENDING);
+  private final OutboundRequests pending = new OutboundRequests(MAX_PENDING);
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final AtomicReference<Listener> listener = new AtomicReference<>();
   private final AtomicLong listenerTokens = new AtomicLong();
@@ -140,7 +140,7 @@ public final class RealServerSession implements ServerSession {
   }
 
   /** Returns the requests this session has sent to its client. */
-  public PendingRequests pending() {
+  public OutboundRequests pending() {
     return pending;
   }
 

@@ -1,6 +1,7 @@
 package dev.keel.mcp.server.internal.schema;
 
-import dev.keel.mcp.core.internal.schema.SchemaValidator;
+import dev.keel.mcp.core.jsonschema.JsonSchemaCompiler;
+import dev.keel.mcp.core.jsonschema.JsonSchemaValidator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -305,7 +306,7 @@ class AnnotatedToolsTest {
   @Test
   void wrappedResultMatchesItsOwnOutputSchema() throws Exception {
     AnnotatedTools.Made count = scan(new Weather()).get("count");
-    SchemaValidator validator = SchemaValidator.compile(SchemaValidator.newRegistry(),
+    JsonSchemaValidator validator = new JsonSchemaCompiler().compile(
         count.tool().outputSchema(), "count").orElseThrow();
 
     CallToolResult result = count.handler().call(new StubContext(), args("{\"items\":[]}"));

@@ -3,7 +3,7 @@ package dev.keel.mcp.server.internal.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.keel.mcp.core.internal.engine.PendingRequests;
+import dev.keel.mcp.core.engine.OutboundRequests;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
@@ -198,7 +198,7 @@ class SessionTableTest {
   void evictIdleNeverEvictsASessionWaitingOnItsClient() {
     SessionTable table = table(10, 10, false);
     RealServerSession waiting = create(table, ALICE);
-    PendingRequests.Pending elicitation = waiting.pending().start();
+    OutboundRequests.Pending elicitation = waiting.pending().start();
 
     int evicted = table.evictIdle(System.nanoTime() + LATER);
 

@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.internal.engine;
+package dev.keel.mcp.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,7 +28,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-class PendingRequestsTest {
+class OutboundRequestsTest {
 
   private static final Duration LONG = Duration.ofSeconds(10);
 
@@ -55,7 +55,7 @@ class PendingRequestsTest {
 
   @Test
   void idsAreUniqueIncreasingIntegers() {
-    PendingRequests table = new PendingRequests(10);
+    OutboundRequests table = new OutboundRequests(10);
 
     RequestId first = table.start().id();
     RequestId second = table.start().id();
@@ -69,7 +69,7 @@ class PendingRequestsTest {
 
   @Test
   void idsAreNotReusedAfterARequestCompletes() {
-    PendingRequests table = new PendingRequests(1);
+    OutboundRequests table = new OutboundRequests(1);
     RequestId first = table.start().id();
     table.complete(result(first, "a", 1));
 
@@ -80,8 +80,8 @@ class PendingRequestsTest {
 
   @Test
   void awaitReturnsTheResultOfTheMatchingResponse() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
 
     boolean completed = table.complete(result(pending.id(), "answer", 42));
     JsonNode answer = pending.await("roots/list", LONG, CancellationToken.none());
@@ -93,8 +93,8 @@ class PendingRequestsTest {
 
   @Test
   void awaitBlocksUntilTheResponseArrivesFromAnotherThread() throws Exception {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     Future<JsonNode> waiter =
         executor.submit(() -> pending.await("roots/list", LONG, CancellationToken.none()));
 
@@ -107,8 +107,8 @@ class PendingRequestsTest {
 
   @Test
   void inv58_unsolicitedResponseIdIsDiscarded() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
 
     boolean unknownNumber = table.complete(result(RequestId.of(999), "x", 1));
     boolean sameDigitsAsString = table.complete(result(RequestId.of("1"), "x", 1));
@@ -121,8 +121,8 @@ class PendingRequestsTest {
 
   @Test
   void inv58_duplicateResponseCompletesNothing() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
 
     boolean first = table.complete(result(pending.id(), "v", 1));
     boolean duplicate = table.complete(result(pending.id(), "v", 2));
@@ -135,7 +135,7 @@ class PendingRequestsTest {
 
   @Test
   void errorResponseWithoutAnIdCompletesNothing() {
-    PendingRequests table = new PendingRequests(10);
+    OutboundRequests table = new OutboundRequests(10);
     table.start();
 
     boolean completed = table.complete(
@@ -147,8 +147,8 @@ class PendingRequestsTest {
 
   @Test
   void errorResponseBecomesMcpExceptionWithItsCodeMessageAndData() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     ObjectNode data = JsonNodeFactory.instance.objectNode().put("detail", "d");
     table.complete(new JsonRpcErrorResponse(pending.id(),
         new JsonRpcError(-32601, "Method not found", data)));
@@ -163,8 +163,8 @@ class PendingRequestsTest {
 
   @Test
   void awaitTimesOutAndTheLateResponseIsDiscarded() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
 
     assertThatThrownBy(() -> pending.await("elicitation/create", Duration.ofMillis(50),
         CancellationToken.none()))
@@ -177,8 +177,8 @@ class PendingRequestsTest {
 
   @Test
   void trippingTheTokenWhileWaitingThrowsRequestCancelled() throws Exception {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     CancellationSource source = new CancellationSource(false);
     Future<JsonNode> waiter = executor.submit(() -> pending.await("roots/list", LONG, source));
     Thread.sleep(50);
@@ -194,8 +194,8 @@ class PendingRequestsTest {
 
   @Test
   void awaitWithAnAlreadyCancelledTokenThrowsAtOnce() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     CancellationSource source = new CancellationSource(false);
     source.cancel("before");
 
@@ -210,8 +210,8 @@ class PendingRequestsTest {
 
   @Test
   void interruptingTheWaiterThrowsRequestCancelledAndKeepsTheInterrupt() throws Exception {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     CompletableFuture<Boolean> stillInterrupted = new CompletableFuture<>();
     Thread waiter = new Thread(() -> {
       try {
@@ -232,8 +232,8 @@ class PendingRequestsTest {
 
   @Test
   void closeFailsWaitersWithConnectionClosed() throws Exception {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     Future<JsonNode> waiter =
         executor.submit(() -> pending.await("roots/list", LONG, CancellationToken.none()));
     Thread.sleep(50);
@@ -248,8 +248,8 @@ class PendingRequestsTest {
 
   @Test
   void closeFailsARequestThatWasNotYetAwaited() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
 
     table.close("gone");
 
@@ -259,7 +259,7 @@ class PendingRequestsTest {
 
   @Test
   void closedTableRefusesNewStarts() {
-    PendingRequests table = new PendingRequests(10);
+    OutboundRequests table = new OutboundRequests(10);
     table.close("stdio ended");
 
     assertThatThrownBy(table::start)
@@ -269,8 +269,8 @@ class PendingRequestsTest {
 
   @Test
   void tableIsBoundedByMaxPending() {
-    PendingRequests table = new PendingRequests(2);
-    PendingRequests.Pending first = table.start();
+    OutboundRequests table = new OutboundRequests(2);
+    OutboundRequests.Pending first = table.start();
     table.start();
 
     assertThatThrownBy(table::start)
@@ -283,8 +283,8 @@ class PendingRequestsTest {
 
   @Test
   void abandonFreesTheSlotAndDiscardsALaterResponse() {
-    PendingRequests table = new PendingRequests(1);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(1);
+    OutboundRequests.Pending pending = table.start();
 
     pending.abandon();
 
@@ -295,7 +295,7 @@ class PendingRequestsTest {
 
   @Test
   void concurrentStartsNeverShareAnId() throws Exception {
-    PendingRequests table = new PendingRequests(10_000);
+    OutboundRequests table = new OutboundRequests(10_000);
     java.util.Set<RequestId> ids = java.util.concurrent.ConcurrentHashMap.newKeySet();
     java.util.List<Future<?>> futures = new java.util.ArrayList<>();
     for (int t = 0; t < 8; t++) {
@@ -315,14 +315,14 @@ class PendingRequestsTest {
 
   @Test
   void maxPendingMustBePositive() {
-    assertThatThrownBy(() -> new PendingRequests(0))
+    assertThatThrownBy(() -> new OutboundRequests(0))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void waiterIsReleasedPromptlyByClose() {
-    PendingRequests table = new PendingRequests(10);
-    PendingRequests.Pending pending = table.start();
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
     Future<?> waiter = executor.submit(() -> {
       try {
         pending.await("m", LONG, CancellationToken.none());

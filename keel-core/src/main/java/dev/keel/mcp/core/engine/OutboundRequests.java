@@ -1,4 +1,4 @@
-package dev.keel.mcp.core.internal.engine;
+package dev.keel.mcp.core.engine;
 
 import dev.keel.mcp.core.CancellationToken;
 import dev.keel.mcp.core.ConnectionClosedException;
@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
  * waiting (unsolicited, late, duplicate) is discarded and completes nothing. The table is
  * bounded: past {@code maxPending} a new request fails at once rather than growing the table.
  */
-public final class PendingRequests {
+public final class OutboundRequests {
 
   private final Map<RequestId, CompletableFuture<JsonRpcMessage>> waiting =
       new ConcurrentHashMap<>();
@@ -36,7 +36,7 @@ public final class PendingRequests {
   private volatile String closedReason;
 
   /** Creates a table holding at most {@code maxPending} outstanding requests. */
-  public PendingRequests(int maxPending) {
+  public OutboundRequests(int maxPending) {
     if (maxPending <= 0) {
       throw new IllegalArgumentException("maxPending must be positive: " + maxPending);
     }

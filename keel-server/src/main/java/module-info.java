@@ -1,0 +1,16 @@
+/**
+ * The Keel MCP server: the feature registry, the dispatcher and handler context, sessions and
+ * their owners, cancellation, MRTR, subscriptions and tasks, the transport SPI and the stdio
+ * transport. Annotated tools ({@code @McpTool}) are found by reflection: a module that holds
+ * them opens their package to this one.
+ */
+module dev.keel.mcp.server {
+  requires transitive dev.keel.mcp.core;
+  requires com.github.benmanes.caffeine;
+  requires org.slf4j;
+
+  exports dev.keel.mcp.server;
+  exports dev.keel.mcp.server.spi;
+  exports dev.keel.mcp.server.stdio;
+  exports dev.keel.mcp.server.transport;
+}
