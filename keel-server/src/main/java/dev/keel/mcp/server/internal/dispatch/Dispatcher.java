@@ -149,7 +149,7 @@ public final class Dispatcher {
         refused = Optional.of(error(request.id(),
             McpException.methodNotFound(request.method())));
       } else {
-        view = new RequestView(false, session,
+        view = new RequestView(WireCodec.LEGACY, session,
             session == null || session.protocolVersion() == null
                 ? ProtocolVersion.LATEST_LEGACY : session.protocolVersion(),
             session == null ? ClientCapabilities.none() : session.clientCapabilities(),
@@ -217,7 +217,7 @@ public final class Dispatcher {
     source.onCancel(core.counters()::cancelled);
     String scope = scopeOf(view, edge);
     RealRequestContext ctx = new RealRequestContext(core, view, principal, request, stream,
-        stream, source, null, scope);
+        stream, source, null, scope, view.wire().asking());
     ctx.nonBlocking(options.nonBlocking());
     ctx.routedTool(route.tool());
     Duration timeout = options.timeout() != null ? options.timeout() : core.handlerTimeout();

@@ -60,7 +60,7 @@ final class ListenMethod {
         // Only the caller's own tasks: another's id is silently not honoured, like an unknown one.
         if (id.isString() && taskIds.size() < MAX_RESOURCES && core.tasks()
             .find(id.stringValue(), ctx.principal().fingerprint(), null)
-            .filter(t -> t.modern()).isPresent()) {
+            .filter(TaskDialect.STATELESS::owns).isPresent()) {
           taskIds.add(id.stringValue());
         }
       }

@@ -65,7 +65,7 @@ final class ModernRequests {
     }
     MrtrRound round = McpMethod.of(request.method()).map(McpMethod::inputRounds).orElse(false)
         ? round(core, request, principal) : null;
-    return new RequestView(true, null, version.stringValue(), capabilities, info, threshold,
+    return new RequestView(WireCodec.MODERN, null, version.stringValue(), capabilities, info, threshold,
         round);
   }
 

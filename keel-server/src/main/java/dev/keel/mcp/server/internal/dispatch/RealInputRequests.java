@@ -12,8 +12,6 @@ import dev.keel.mcp.core.schema.Root;
 import dev.keel.mcp.server.InputAnswers;
 import dev.keel.mcp.server.InputRequests;
 import dev.keel.mcp.server.McpErrors;
-import dev.keel.mcp.server.internal.mrtr.InputRequiredSignal;
-import dev.keel.mcp.server.internal.mrtr.MrtrRound;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,12 +20,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Questions to the client, asked the way the request's era asks: as requests on the request's
- * stream (legacy) or as one {@code input_required} round (stateless).
+ * Questions to the client, collected and checked against the client's capabilities here, and
+ * asked the way the request's context asks ({@link Asking}): requests on the request's stream
+ * (legacy), one {@code input_required} round (stateless), or a stateless task's input requests.
  */
 final class RealInputRequests implements InputRequests {
 
-  private enum Kind {
+  enum Kind {
     ELICIT("elicitation/create"), SAMPLE("sampling/createMessage"), ROOTS("roots/list");
 
     final String method;
@@ -37,7 +36,12 @@ final class RealInputRequests implements InputRequests {
     }
   }
 
-  private record Question(String key, Kind kind, ObjectNode params) {}
+  /** One question, under the key its answer is known by. */
+  record Question(String key, Kind kind, ObjectNode params) {
+    String method() {
+      return kind.method;
+    }
+  }
 
   private final RealRequestContext ctx;
   private final List<Question> questions = new ArrayList<>();
@@ -82,46 +86,7 @@ final class RealInputRequests implements InputRequests {
       requireCapability(q);
     }
     Map<String, Object> answers = new LinkedHashMap<>();
-    MrtrRound round = ctx.view().round();
-    if (!ctx.view().modern()) {
-      for (Question q : questions) {
-        answers.put(q.key(), parse(q, ctx.ask(q.kind().method, q.params())));
-      }
-      return new Answers(answers);
-    }
-    if (ctx.task() != null) {
-      // A stateless task asks through tasks/get and is answered by tasks/update.
-      Map<String, ObjectNode> asked = new LinkedHashMap<>();
-      for (Question q : questions) {
-        ObjectNode request = McpJson.object();
-        request.put("method", q.kind().method);
-        request.set("params", q.params() == null ? McpJson.object() : q.params());
-        asked.put(q.key(), request);
-      }
-      Map<String, JsonNode> got = ctx.task().collect(asked);
-      for (Question q : questions) {
-        answers.put(q.key(), parse(q, got.get(q.key())));
-      }
-      return new Answers(answers);
-    }
-    if (round == null) {
-      throw McpException.invalidRequest("Invalid Request: " + ctx.method()
-          + " cannot ask the client for input");
-    }
-    ObjectNode missing = McpJson.object();
-    for (Question q : questions) {
-      JsonNode answer = round.answer(q.key());
-      if (answer == null) {
-        ObjectNode request = missing.putObject(q.key());
-        request.put("method", q.kind().method);
-        request.set("params", q.params() == null ? McpJson.object() : q.params());
-      } else {
-        answers.put(q.key(), parse(q, answer));
-      }
-    }
-    if (!missing.isEmpty()) {
-      throw ctx.raise(new InputRequiredSignal(missing));
-    }
+    ctx.asking().ask(ctx, questions, (q, answer) -> answers.put(q.key(), parse(q, answer)));
     return new Answers(answers);
   }
 

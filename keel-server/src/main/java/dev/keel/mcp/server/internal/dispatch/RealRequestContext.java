@@ -50,6 +50,7 @@ public final class RealRequestContext implements RequestContext {
   private final Principal principal;
   private final JsonRpcRequest request;
   private final MessageStream stream;
+  private final Asking asking;
   /** The request's own stream, for polling and holding; null in a task's context. */
   private final RequestStream requestStream;
   /** Where the request's cancellations are registered (session id or connection), or null. */
@@ -81,8 +82,9 @@ public final class RealRequestContext implements RequestContext {
    */
   RealRequestContext(ServerCore core, RequestView view, Principal principal,
       JsonRpcRequest request, MessageStream stream, RequestStream requestStream,
-      CancellationSource source, TaskRun task, String scope) {
+      CancellationSource source, TaskRun task, String scope, Asking asking) {
     this.task = task;
+    this.asking = asking;
     this.requestStream = requestStream;
     this.scope = scope;
     this.core = core;
@@ -314,7 +316,7 @@ public final class RealRequestContext implements RequestContext {
 
   @Override
   public InputRequests inputs() {
-    if (nonBlocking && !view.modern()) {
+    if (nonBlocking && asking.waits()) {
       // In a legacy session a question blocks until the client answers, on a thread that must
       // not wait; the stateless era answers input_required instead, which never waits.
       throw new IllegalStateException("tool " + request.params().path("name").asString()
@@ -369,6 +371,11 @@ public final class RealRequestContext implements RequestContext {
     if (!done && requestStream != null) {
       requestStream.closeForPolling();
     }
+  }
+
+  /** Returns how this request's handler asks the client. */
+  Asking asking() {
+    return asking;
   }
 
   /** Returns the request's own stream, or null in a task's context. */

@@ -11,7 +11,7 @@ import dev.keel.mcp.server.internal.session.RealServerSession;
  * session in the legacy era, the request's {@code _meta} in the stateless one), and, for a
  * stateless request that may need input, its round.
  *
- * @param modern true for a stateless (2026-07-28) request
+ * @param wire the request's era's wire: how its answers look, how it asks, its tasks
  * @param session the legacy session, or null
  * @param protocolVersion the protocol version
  * @param capabilities what the client declared
@@ -19,12 +19,19 @@ import dev.keel.mcp.server.internal.session.RealServerSession;
  * @param logThreshold the least severe level to send, or null to send no log messages
  * @param round the multi-round-trip round, or null when the request cannot ask for input
  */
-record RequestView(boolean modern, RealServerSession session, String protocolVersion,
+record RequestView(WireCodec wire, RealServerSession session, String protocolVersion,
     ClientCapabilities capabilities, Implementation clientInfo, LoggingLevel logThreshold,
     MrtrRound round) {
 
-  /** Returns how this request's answers look on the wire. */
-  WireCodec wire() {
-    return modern ? WireCodec.MODERN : WireCodec.LEGACY;
+  /** Returns this view without its round: a task's handler cannot answer input_required. */
+  RequestView withoutRound() {
+    return new RequestView(wire, session, protocolVersion, capabilities, clientInfo,
+        logThreshold, null);
+  }
+
+  /** Returns this view sending no log messages. */
+  RequestView withoutLogs() {
+    return new RequestView(wire, session, protocolVersion, capabilities, clientInfo, null,
+        round);
   }
 }

@@ -7,7 +7,6 @@ import dev.keel.mcp.core.MetaKeys;
 import dev.keel.mcp.core.RequestCancelledException;
 import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.schema.CallToolResult;
-import dev.keel.mcp.server.McpErrors;
 import dev.keel.mcp.server.TaskSupport;
 import dev.keel.mcp.server.TaskWork;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
@@ -16,7 +15,6 @@ import dev.keel.mcp.server.internal.tasks.TaskJson;
 import dev.keel.mcp.server.internal.tasks.TaskRun;
 import dev.keel.mcp.server.spi.StoredTask;
 import dev.keel.mcp.server.spi.TaskStatus;
-import dev.keel.mcp.server.transport.MessageStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -34,6 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code tasks/list}, {@code tasks/cancel}. Stateless (the {@code io.modelcontextprotocol/tasks}
  * extension): {@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}, each refused with
  * -32021 when the request does not declare the extension.
+ *
+ * <p>What differs between the eras' tasks is the {@link TaskDialect} of the request's wire.
  *
  * <p>A task is found only by its owner: the same principal and, in the legacy era, the same
  * session. Anything else is "not found" (-32602), exactly like an id that never existed.
@@ -55,9 +55,6 @@ final class TaskMethods {
     ON_DEMAND
   }
 
-  /** Where a stateless task's messages go: nowhere (no progress or logs on tasks). */
-  private static final MessageStream NOWHERE = message -> false;
-
   private TaskMethods() {}
 
   /**
@@ -72,25 +69,8 @@ final class TaskMethods {
   static Mode decide(RealRequestContext ctx, ToolEntry entry, ObjectNode params) {
     TaskSupport support = entry.options().taskSupport() == null
         ? TaskSupport.of(entry.tool().execution()) : entry.options().taskSupport();
-    String name = entry.tool().name();
-    boolean wanted;
-    if (ctx.view().modern()) {
-      wanted = ctx.clientCapabilities().hasExtension(EXTENSION);
-      if (!wanted && support == TaskSupport.REQUIRED) {
-        throw McpErrors.missingExtension(EXTENSION);
-      }
-    } else {
-      JsonNode task = params.get("task");
-      wanted = task != null && task.isObject();
-      if (wanted && support == TaskSupport.FORBIDDEN) {
-        throw new McpException(ErrorCodes.METHOD_NOT_FOUND,
-            "Tool " + name + " does not run as a task");
-      }
-      if (!wanted && support == TaskSupport.REQUIRED) {
-        throw new McpException(ErrorCodes.METHOD_NOT_FOUND,
-            "Tool " + name + " runs only as a task: call it with a task param");
-      }
-    }
+    boolean wanted = ctx.view().wire().tasks().wanted(ctx, params, support,
+        entry.tool().name());
     if (!wanted || support == TaskSupport.FORBIDDEN) {
       return Mode.SYNC;
     }
@@ -105,10 +85,9 @@ final class TaskMethods {
   static JsonNode start(RealRequestContext ctx, ToolEntry entry, ObjectNode params,
       ObjectNode arguments, TaskWork work) {
     ServerCore core = ctx.core();
-    RequestView view = ctx.view();
-    boolean modern = view.modern();
+    TaskDialect dialect = ctx.view().wire().tasks();
     TaskEngine.Created created = core.tasks().create(ctx.principal().fingerprint(),
-        ctx.sessionId(), modern, modern ? null : ttlOf(params.get("task")),
+        ctx.sessionId(), dialect.stateless(), dialect.ttl(params),
         entry.options().interruptOnCancel());
     if (created.run() == null) {
       throw new McpException(ErrorCodes.SERVER_ERROR,
@@ -116,26 +95,12 @@ final class TaskMethods {
               ? "Too many running tasks" : "Too many tasks");
     }
     TaskRun run = created.run();
-    // The snapshot answered is the task as created: what its handler does next is for polls.
-    StoredTask seed = created.seed();
-    RequestView taskView = new RequestView(modern, view.session(), view.protocolVersion(),
-        view.capabilities(), view.clientInfo(), modern ? null : view.logThreshold(), null);
-    RealRequestContext taskCtx = new RealRequestContext(core, taskView, ctx.principal(),
-        ctx.request(), modern ? NOWHERE : run.outbox(), null, run.cancellation(), run,
-        ctx.scope());
+    RealRequestContext taskCtx = new RealRequestContext(core, dialect.taskView(ctx.view()),
+        ctx.principal(), ctx.request(), dialect.stream(run), null, run.cancellation(), run,
+        ctx.scope(), dialect.asking());
     core.tasks().start(run, () -> execute(taskCtx, run, entry, arguments, work));
-    if (modern) {
-      ObjectNode result = TaskJson.modern(seed);
-      result.put("resultType", "task");
-      return result;
-    }
-    ObjectNode result = McpJson.object();
-    result.set("task", TaskJson.legacy(seed));
-    return result;
-  }
-
-  private static Long ttlOf(JsonNode task) {
-    return Params.optionalLong(task, "ttl", "task.ttl");
+    // The snapshot answered is the task as created: what its handler does next is for polls.
+    return dialect.created(created.seed());
   }
 
   /** The task's thread: runs the tool and records how it ended. */
@@ -196,8 +161,7 @@ final class TaskMethods {
   }
 
   static JsonNode get(RealRequestContext ctx, ObjectNode params) {
-    StoredTask task = find(ctx, params);
-    return ctx.view().modern() ? TaskJson.detailed(task) : TaskJson.legacy(task);
+    return ctx.view().wire().tasks().status(find(ctx, params));
   }
 
   /**
@@ -253,7 +217,7 @@ final class TaskMethods {
   static JsonNode list(RealRequestContext ctx, ObjectNode params) {
     ServerCore core = ctx.core();
     List<StoredTask> mine = core.tasks().list(ctx.principal().fingerprint(), ctx.sessionId())
-        .stream().filter(t -> !t.modern()).toList();
+        .stream().filter(TaskDialect.LEGACY::owns).toList();
     Cursors.Page<StoredTask> page = Cursors.page(mine, Cursors.cursorOf(params),
         core.pageSize());
     ObjectNode result = McpJson.object();
@@ -274,16 +238,12 @@ final class TaskMethods {
    */
   static JsonNode cancel(RealRequestContext ctx, ObjectNode params) {
     StoredTask task = find(ctx, params);
-    boolean modern = ctx.view().modern();
+    TaskDialect dialect = ctx.view().wire().tasks();
     if (task.status().terminal()) {
-      if (modern) {
-        return McpJson.object();
-      }
-      throw McpException.invalidParams("Task already ended (" + task.status().wireName()
-          + "): it cannot be cancelled");
+      return dialect.cancelEnded(task);
     }
     ctx.core().tasks().cancel(task.taskId(), "cancelled by the client");
-    return modern ? McpJson.object() : TaskJson.legacy(find(ctx, params));
+    return dialect.cancelled(() -> find(ctx, params));
   }
 
   /**
@@ -302,17 +262,15 @@ final class TaskMethods {
 
   /** Finds the caller's task named by {@code params.taskId}, or fails with -32602. */
   private static StoredTask find(RealRequestContext ctx, ObjectNode params) {
-    boolean modern = ctx.view().modern();
-    if (modern && !ctx.clientCapabilities().hasExtension(EXTENSION)) {
-      throw McpErrors.missingExtension(EXTENSION);
-    }
+    TaskDialect dialect = ctx.view().wire().tasks();
+    dialect.admit(ctx);
     JsonNode id = params.get("taskId");
     if (id == null || !id.isString()) {
       throw McpException.invalidParams("Invalid params: taskId must be a string");
     }
     return ctx.core().tasks()
         .find(id.stringValue(), ctx.principal().fingerprint(), ctx.sessionId())
-        .filter(t -> t.modern() == modern)
+        .filter(dialect::owns)
         .orElseThrow(() -> McpException.invalidParams("Task not found"));
   }
 }

@@ -6,10 +6,11 @@ import dev.keel.mcp.core.protocol.Era;
 import tools.jackson.databind.JsonNode;
 
 /**
- * How answers look on the wire in one era, chosen once per request from its era: a legacy result
+ * One era on the wire, chosen once per request from its era: how answers look (a legacy result
  * is sent as the handler made it, a stateless one carries {@code resultType}, server info and
- * cache hints; errors take the era's shape. Handlers and method families build one result and
- * never ask which era it is for.
+ * cache hints; errors take the era's shape), how a handler's questions reach the client, and
+ * the era's tasks. Handlers and method families build one result and never ask which era it is
+ * for.
  */
 interface WireCodec {
 
@@ -18,6 +19,12 @@ interface WireCodec {
 
   /** Shapes an error. */
   JsonRpcError error(McpException e);
+
+  /** Returns how a request's handler asks the client. */
+  Asking asking();
+
+  /** Returns the era's tasks. */
+  TaskDialect tasks();
 
   /** The legacy sessions' wire: results and errors as they are. */
   WireCodec LEGACY = new WireCodec() {
@@ -29,6 +36,16 @@ interface WireCodec {
     @Override
     public JsonRpcError error(McpException e) {
       return e.toError();
+    }
+
+    @Override
+    public Asking asking() {
+      return Asking.BY_REQUEST;
+    }
+
+    @Override
+    public TaskDialect tasks() {
+      return TaskDialect.LEGACY;
     }
   };
 
@@ -42,6 +59,16 @@ interface WireCodec {
     @Override
     public JsonRpcError error(McpException e) {
       return ModernRequests.error(e);
+    }
+
+    @Override
+    public Asking asking() {
+      return Asking.BY_ROUND;
+    }
+
+    @Override
+    public TaskDialect tasks() {
+      return TaskDialect.STATELESS;
     }
   };
 
