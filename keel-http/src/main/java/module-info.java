@@ -1,12 +1,14 @@
 /**
  * Streamable HTTP for Keel servers: the Jakarta Servlet 6 transport ({@code McpServlet}), the
- * embedded Jetty 12 launcher ({@code McpHttpServer}) and the event store SPI for resumable
- * streams.
+ * embedded Jetty 12 launcher ({@code McpHttpServer}), the OAuth resource server
+ * ({@code OAuthResourceServer}) and the event store SPI for resumable streams.
  */
 module dev.keel.mcp.http {
   requires transitive dev.keel.mcp.server;
   requires transitive jakarta.servlet;
   requires com.github.benmanes.caffeine;
+  requires com.nimbusds.jose.jwt;
+  requires java.net.http;
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.ee10.servlet;
   requires org.slf4j;

@@ -8,9 +8,12 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -96,6 +99,7 @@ public final class McpServlet extends HttpServlet {
     private final Set<String> allowedHosts = new LinkedHashSet<>();
     private boolean loopbackOnly = true;
     private Authenticator authenticator = Authenticator.local();
+    private final Map<String, byte[]> documents = new LinkedHashMap<>();
     private FingerprintResolver fingerprintResolver;
     private int maxListeningStreams = 10_000;
     private RateLimiter rateLimiter;
@@ -154,6 +158,23 @@ public final class McpServlet extends HttpServlet {
     /** Sets who requests run as (default: everything runs as the local principal). */
     public Builder authenticator(Authenticator value) {
       this.authenticator = Objects.requireNonNull(value, "authenticator");
+      return this;
+    }
+
+    /**
+     * Protects the endpoint with OAuth access tokens: {@code resourceServer} becomes the
+     * authenticator, and its protected-resource metadata (RFC 9728) is served, before any
+     * authentication, at its well-known paths. A servlet mounted under a prefix in another
+     * container receives those paths only when it is mapped at the root too. To accept API keys
+     * as well, call {@code authenticator(Authenticator.anyOf(resourceServer, keys))} after this:
+     * the metadata stays.
+     */
+    public Builder oauth(OAuthResourceServer resourceServer) {
+      Objects.requireNonNull(resourceServer, "resourceServer");
+      this.authenticator = resourceServer;
+      byte[] metadata = resourceServer.metadataJson().getBytes(StandardCharsets.UTF_8);
+      documents.clear();
+      resourceServer.metadataPaths().forEach(p -> documents.put(p, metadata));
       return this;
     }
 
@@ -263,7 +284,8 @@ public final class McpServlet extends HttpServlet {
       HttpTransport.Options options = new HttpTransport.Options(path, healthPath,
           new OriginPolicy(allowedOrigins, allowedHosts, loopbackOnly), authenticator,
           fingerprintResolver, rateLimiter, bodyLimit, sessions, keepAlive, retry,
-          sessions ? events : null, maxListeningStreams, bodyTimeout, maxBufferedBodyBytes);
+          sessions ? events : null, maxListeningStreams, bodyTimeout, maxBufferedBodyBytes,
+          Map.copyOf(documents));
       return new McpServlet(new HttpTransport(server.engine(), options));
     }
 

@@ -1,5 +1,6 @@
 package dev.keel.mcp.server;
 
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -7,22 +8,31 @@ import java.util.Objects;
  * as {@link #local()}.
  *
  * <p>The fingerprint is what sessions, tasks and subscriptions are bound to: two principals with
- * the same fingerprint are the same owner. It is never sent to a peer.
+ * the same fingerprint are the same owner, whatever their claims. It is never sent to a peer.
  *
  * @param id a readable name (user id, token subject, API key id)
  * @param fingerprint the stable identity used for ownership checks
+ * @param claims what the authenticator verified about the principal (for an OAuth access token,
+ *     its claims: {@code iss}, {@code sub}, {@code scope}, …); empty for API keys and local use.
+ *     Never the token itself.
  */
-public record Principal(String id, String fingerprint) {
+public record Principal(String id, String fingerprint, Map<String, Object> claims) {
 
   private static final Principal LOCAL = new Principal("local", "local:local");
 
-  /** Checks that both members are non-blank. */
+  /** Checks that id and fingerprint are non-blank, and keeps an unmodifiable copy of the claims. */
   public Principal {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(fingerprint, "fingerprint");
     if (id.isBlank() || fingerprint.isBlank()) {
       throw new IllegalArgumentException("principal id and fingerprint must not be blank");
     }
+    claims = claims == null ? Map.of() : Map.copyOf(claims);
+  }
+
+  /** Creates a principal with no claims. */
+  public Principal(String id, String fingerprint) {
+    this(id, fingerprint, Map.of());
   }
 
   /** Returns a principal whose fingerprint is derived from its id. */

@@ -42,10 +42,20 @@ final class Authentication {
       // A refused request never has its body read (issue 14): the connection closes after the
       // 401 rather than carry or wait for bytes nobody will read.
       BodyRead.closeIfBodyUnread(req, resp);
-      HttpErrors.unauthorized(resp);
+      HttpErrors.refused(resp, refusalOf(req));
       return Optional.empty();
     }
     return Optional.of(resolveFingerprint(req, principal.get()));
+  }
+
+  private Authenticator.Refusal refusalOf(HttpServletRequest req) {
+    try {
+      Authenticator.Refusal refusal = authenticator.refusal(req);
+      return refusal == null ? Authenticator.Refusal.UNAUTHORIZED : refusal;
+    } catch (RuntimeException e) {
+      LOG.warn("authenticator failed to say why it refused; answering 401", e);
+      return Authenticator.Refusal.UNAUTHORIZED;
+    }
   }
 
   private Principal resolveFingerprint(HttpServletRequest req, Principal principal) {
@@ -56,6 +66,7 @@ final class Authentication {
     if (resolved == null || resolved.isBlank()) {
       return principal;
     }
-    return new Principal(principal.id(), "op:" + Fingerprints.sha256Prefix(resolved));
+    return new Principal(principal.id(), "op:" + Fingerprints.sha256Prefix(resolved),
+        principal.claims());
   }
 }

@@ -44,6 +44,16 @@ final class Gates {
       resp.getOutputStream().write(HEALTH);
       return false;
     }
+    byte[] document = options.documents().get(path);
+    if (document != null && "GET".equals(req.getMethod())) {
+      // public metadata (RFC 9728): before any authentication, and readable from a browser
+      resp.setStatus(200);
+      resp.setContentType("application/json");
+      resp.setHeader("Access-Control-Allow-Origin", "*");
+      resp.setContentLength(document.length);
+      resp.getOutputStream().write(document);
+      return false;
+    }
     if (!options.path().equals(path)) {
       errors.write(resp, 404, ErrorCodes.INVALID_REQUEST, "Not Found");
       return false;

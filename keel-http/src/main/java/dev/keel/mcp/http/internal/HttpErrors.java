@@ -37,10 +37,20 @@ public final class HttpErrors {
     resp.getOutputStream().write(body);
   }
 
+  /** The fixed body of every 403 an authenticator asks for. */
+  static final String FORBIDDEN_BODY =
+      "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32001,\"message\":\"Forbidden\"}}";
+
   static void unauthorized(HttpServletResponse resp) throws IOException {
-    byte[] body = UNAUTHORIZED_BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    resp.setStatus(401);
-    resp.setHeader("WWW-Authenticate", "Bearer");
+    refused(resp, dev.keel.mcp.http.Authenticator.Refusal.UNAUTHORIZED);
+  }
+
+  static void refused(HttpServletResponse resp, dev.keel.mcp.http.Authenticator.Refusal refusal)
+      throws IOException {
+    byte[] body = (refusal.status() == 403 ? FORBIDDEN_BODY : UNAUTHORIZED_BODY)
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    resp.setStatus(refusal.status());
+    resp.setHeader("WWW-Authenticate", refusal.challenge());
     resp.setContentType("application/json");
     resp.setContentLength(body.length);
     resp.getOutputStream().write(body);

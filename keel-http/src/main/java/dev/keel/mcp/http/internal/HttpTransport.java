@@ -63,12 +63,14 @@ public final class HttpTransport implements AutoCloseable {
    * @param maxListeningStreams the most open GET streams
    * @param bodyTimeout how long a POST body may take to arrive after its head
    * @param maxBufferedBodyBytes the bytes all bodies still arriving may buffer between them
+   * @param documents public JSON documents served on GET at their exact paths before any
+   *     authentication (protected-resource metadata), by path
    */
   public record Options(String path, String healthPath, OriginPolicy origins,
       Authenticator authenticator, FingerprintResolver fingerprintResolver,
       RateLimiter rateLimiter, int maxBodyBytes, boolean sessions, Duration keepAlive,
       Duration retry, EventStore events, int maxListeningStreams, Duration bodyTimeout,
-      long maxBufferedBodyBytes) {}
+      long maxBufferedBodyBytes, Map<String, byte[]> documents) {}
 
   private final ServerEngine engine;
   private final Options options;
