@@ -1,0 +1,315 @@
+package dev.keel.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jwt.SignedJWT;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.core.schema.Tool;
+import dev.keel.mcp.http.McpHttpServer;
+import dev.keel.mcp.http.OAuthResourceServer;
+import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.TaskSupport;
+import dev.keel.mcp.server.ToolOptions;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Issue 16, done item 2: a Keel server protected by {@link OAuthResourceServer} against a real
+ * authorization server (Spring Authorization Server, keel-authserver-fixture, started here as a
+ * process of its own and stopped afterwards), with the tokens it really issues.
+ */
+class RealAuthorizationServerTest {
+
+  private static Process authServer;
+  private static URI issuer;
+  private static URI resource;
+  private static McpServer server;
+  private static McpHttpServer http;
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    resource = URI.create("http://127.0.0.1:" + port + "/mcp");
+    Path fixture = Path.of("../keel-authserver-fixture/target").toAbsolutePath().normalize();
+    try (var jars = Files.list(fixture)) {
+      Path jar = jars.filter(p -> p.getFileName().toString().endsWith(".jar")).findFirst()
+          .orElseThrow(() -> new IllegalStateException("build keel-authserver-fixture first"));
+      authServer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+          .toString(), "-Xmx256m", "-cp", jar + java.io.File.pathSeparator + fixture.resolve("lib")
+          + "/*", "dev.keel.fixture.authserver.AuthServerMain", "--keel.resource=" + resource)
+          .redirectErrorStream(true).start();
+    }
+    BufferedReader out = new BufferedReader(new InputStreamReader(authServer.getInputStream(),
+        StandardCharsets.UTF_8));
+    String line;
+    String listening = null;
+    StringBuilder seen = new StringBuilder();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline && (line = out.readLine()) != null) {
+      seen.append(line).append('\n');
+      if (line.startsWith("listening on ")) {
+        listening = line.substring("listening on ".length()).strip();
+        break;
+      }
+    }
+    assertThat(listening).as("the authorization server started:%n%s", seen).isNotNull();
+    Thread drain = new Thread(() -> {
+      try {
+        while (out.readLine() != null) {
+          // keep its output from filling the pipe
+        }
+      } catch (java.io.IOException ignored) {
+        // it ended
+      }
+    }, "authserver-output");
+    drain.setDaemon(true);
+    drain.start();
+    issuer = URI.create(listening);
+    server = McpServer.builder().name("protected").version("1")
+        .tool(Tool.builder("whoami").description("Names the caller").build(),
+            (ctx, args) -> CallToolResult.text(ctx.principal().id()))
+        .tool(Tool.builder("slow").description("A task").build(),
+            ToolOptions.defaults().withTaskSupport(TaskSupport.OPTIONAL), (ctx, args) -> {
+              Thread.sleep(300);
+              return CallToolResult.text("done");
+            })
+        .build();
+    OAuthResourceServer oauth = OAuthResourceServer.builder(issuer, resource)
+        .requiredScopes("mcp:tools").clockSkew(Duration.ZERO).build();
+    http = McpHttpServer.builder(server).port(port).servlet(s -> s.oauth(oauth)).start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (http != null) {
+      http.close();
+      server.close();
+    }
+    if (authServer != null) {
+      authServer.destroy();
+      if (!authServer.waitFor(20, TimeUnit.SECONDS)) {
+        authServer.destroyForcibly();
+      }
+    }
+  }
+
+  /**
+   * A real token: client credentials, {@code client_secret_basic}, asking for the scope the
+   * client is registered with (Spring grants none that was not asked for).
+   */
+  static String token(String client) throws Exception {
+    String scope = client.equals("noscope") ? "other" : "mcp:tools";
+    HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(
+        URI.create(issuer + "/oauth2/token"))
+        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+            (client + ":" + client + "-secret").getBytes(StandardCharsets.UTF_8)))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&scope="
+            + scope))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return McpJson.standard().parseObject(r.body()).get("access_token").asString();
+  }
+
+  static int jwksFetches() throws Exception {
+    return Integer.parseInt(CLIENT.send(HttpRequest.newBuilder(
+        URI.create(issuer + "/test/jwks-fetches")).GET().build(),
+        HttpResponse.BodyHandlers.ofString()).body().strip());
+  }
+
+  static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+      + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+      + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+  static String meta(String capabilities) {
+    return "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+        + "\"io.modelcontextprotocol/clientCapabilities\":" + capabilities + "}";
+  }
+
+  static HttpResponse<String> post(URI endpoint, String token, String sid, String method,
+      String name, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(endpoint)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    if (sid != null) {
+      b.header("Mcp-Session-Id", sid).header("MCP-Protocol-Version", "2025-11-25");
+    }
+    if (method != null) {
+      b.header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method);
+      if (name != null) {
+        b.header("Mcp-Name", name);
+      }
+    }
+    return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static HttpResponse<String> initialize(String token) throws Exception {
+    return post(http.endpoint(), token, null, null, null, INITIALIZE);
+  }
+
+  static JsonNode json(HttpResponse<String> r) {
+    String body = r.body();
+    int data = body.lastIndexOf("data: ");
+    return McpJson.standard().parseObject(data >= 0 ? body.substring(data + 6).strip() : body);
+  }
+
+  static String session(String token) throws Exception {
+    HttpResponse<String> init = initialize(token);
+    assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+    String sid = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    post(http.endpoint(), token, sid, null, null,
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    return sid;
+  }
+
+  static HttpResponse<String> legacyCall(String token, String sid) throws Exception {
+    return post(http.endpoint(), token, sid, null, null, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+        + "\"method\":\"tools/call\",\"params\":{\"name\":\"whoami\",\"arguments\":{}}}");
+  }
+
+  @Test
+  void aRealTokenWorksInBothEras() throws Exception {
+    String token = token("alice");
+    HttpResponse<String> legacy = legacyCall(token, session(token));
+    assertThat(json(legacy).at("/result/content/0/text").asString()).isEqualTo("alice");
+    HttpResponse<String> modern = post(http.endpoint(), token, null, "tools/call", "whoami",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"whoami\",\"arguments\":{}," + meta("{}") + "}}");
+    assertThat(modern.statusCode()).as(modern.body()).isEqualTo(200);
+    assertThat(json(modern).at("/result/content/0/text").asString()).isEqualTo("alice");
+  }
+
+  @Test
+  void anExpiredTokenIsRefused() throws Exception {
+    String brief = token("brief");
+    assertThat(initialize(brief).statusCode()).as("valid while it lives").isEqualTo(200);
+    Thread.sleep(4_100);
+    HttpResponse<String> r = initialize(brief);
+    assertThat(r.statusCode()).isEqualTo(401);
+    assertThat(r.headers().firstValue("WWW-Authenticate").orElseThrow())
+        .contains("error=\"invalid_token\"");
+  }
+
+  @Test
+  void aTokenOfAnotherIssuerIsRefused() throws Exception {
+    // the same authorization server under another name: its metadata names that issuer, its
+    // keys are the same, but the tokens name 127.0.0.1
+    URI otherName = URI.create(issuer.toString().replace("127.0.0.1", "localhost"));
+    McpServer other = McpServer.builder().name("other").version("1").build();
+    OAuthResourceServer strict = OAuthResourceServer.builder(otherName, resource).build();
+    try (McpHttpServer otherHttp = McpHttpServer.builder(other).port(0)
+        .servlet(s -> s.oauth(strict)).start()) {
+      assertThat(post(otherHttp.endpoint(), token("alice"), null, null, null, INITIALIZE)
+          .statusCode()).isEqualTo(401);
+    } finally {
+      other.close();
+    }
+  }
+
+  @Test
+  void aTokenForAnotherResourceIsRefused() throws Exception {
+    assertThat(initialize(token("elsewhere")).statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void aTokenWithoutTheScopeIs403NamingIt() throws Exception {
+    HttpResponse<String> r = initialize(token("noscope"));
+    assertThat(r.statusCode()).isEqualTo(403);
+    assertThat(r.headers().firstValue("WWW-Authenticate").orElseThrow())
+        .contains("error=\"insufficient_scope\"").contains("scope=\"mcp:tools\"");
+  }
+
+  @Test
+  void algNoneAnHmacForgeryAndAQueryStringTokenAreRefused() throws Exception {
+    String real = token("alice");
+    String[] parts = real.split("\\.");
+    String none = Base64.getUrlEncoder().withoutPadding().encodeToString(
+        "{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "." + parts[1] + ".";
+    JWKSet published = JWKSet.parse(CLIENT.send(HttpRequest.newBuilder(
+        URI.create(issuer + "/oauth2/jwks")).GET().build(),
+        HttpResponse.BodyHandlers.ofString()).body());
+    RSAKey publicKey = (RSAKey) published.getKeys().get(0);
+    SignedJWT forged = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256)
+        .keyID(publicKey.getKeyID()).build(), SignedJWT.parse(real).getJWTClaimsSet());
+    forged.sign(new MACSigner(publicKey.toPublicKey().getEncoded()));
+    for (String token : List.of(none, forged.serialize())) {
+      assertThat(initialize(token).statusCode()).isEqualTo(401);
+    }
+    HttpResponse<String> query = post(URI.create(http.endpoint() + "?access_token=" + real),
+        real, null, null, null, INITIALIZE);
+    assertThat(query.statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void aRotatedKeyIsFetchedOnceAndMadeUpKeysNeverMore() throws Exception {
+    assertThat(initialize(token("alice")).statusCode()).isEqualTo(200);
+    int before = jwksFetches();
+    CLIENT.send(HttpRequest.newBuilder(URI.create(issuer + "/test/rotate"))
+        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(initialize(token("alice")).statusCode()).as("signed with the new key")
+        .isEqualTo(200);
+    assertThat(jwksFetches()).as("one refresh for the unknown kid").isEqualTo(before + 1);
+    SignedJWT claims = SignedJWT.parse(token("alice"));
+    for (int i = 0; i < 10; i++) {
+      RSAKey madeUp = new RSAKeyGenerator(2048).keyID("made-up-" + i).generate();
+      SignedJWT bogus = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256)
+          .keyID(madeUp.getKeyID()).build(), claims.getJWTClaimsSet());
+      bogus.sign(new RSASSASigner(madeUp));
+      assertThat(initialize(bogus.serialize()).statusCode()).isEqualTo(401);
+    }
+    assertThat(jwksFetches()).as("no fetch per made-up kid").isEqualTo(before + 1);
+  }
+
+  @Test
+  void twoUsersSessionsAndTasksAreInvisibleToEachOther() throws Exception {
+    String alice = token("alice");
+    String bob = token("bob");
+    String sid = session(alice);
+    assertThat(legacyCall(bob, sid).statusCode()).as("alice's session, bob's token")
+        .isEqualTo(404);
+    String tasks = "{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}";
+    HttpResponse<String> created = post(http.endpoint(), alice, null, "tools/call", "slow",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\","
+            + "\"arguments\":{}," + meta(tasks) + "}}");
+    String taskId = json(created).at("/result/taskId").asString();
+    assertThat(taskId).as(created.body()).isNotBlank();
+    String get = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tasks/get\",\"params\":{"
+        + "\"taskId\":\"" + taskId + "\"," + meta(tasks) + "}}";
+    JsonNode bobs = json(post(http.endpoint(), bob, null, "tasks/get", taskId, get));
+    assertThat(bobs.at("/error/code").asInt()).as(bobs.toString()).isEqualTo(-32602);
+    JsonNode alices = json(post(http.endpoint(), alice, null, "tasks/get", taskId, get));
+    assertThat(alices.at("/result/taskId").asString()).isEqualTo(taskId);
+  }
+}
