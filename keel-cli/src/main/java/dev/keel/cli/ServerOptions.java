@@ -2,12 +2,15 @@ package dev.keel.cli;
 
 import dev.keel.mcp.http.Authenticator;
 import dev.keel.mcp.http.McpHttpServer;
+import dev.keel.mcp.http.OAuthResourceServer;
 import dev.keel.mcp.server.McpServer;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import picocli.CommandLine.Option;
@@ -17,8 +20,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The options every server command shares: where to listen, or stdio, and who may call.
- * Without {@code --api-key}, requests run as one local principal, which is allowed only on a
- * loopback address: an unauthenticated server is never exposed to a network by accident.
+ * Without {@code --api-key} or {@code --oauth-issuer}, requests run as one local principal,
+ * which is allowed only on a loopback address: an unauthenticated server is never exposed to a
+ * network by accident.
  */
 final class ServerOptions {
 
@@ -41,6 +45,20 @@ final class ServerOptions {
           + "Without it, only loopback use is allowed, as one local principal.")
   Map<String, String> apiKeys = new LinkedHashMap<>();
 
+  @Option(names = "--oauth-issuer", paramLabel = "URL",
+      description = "Accept OAuth access tokens (JWTs) issued by this authorization server; "
+          + "needs --oauth-audience. Works beside --api-key.")
+  URI oauthIssuer;
+
+  @Option(names = "--oauth-audience", paramLabel = "URL",
+      description = "This server's canonical URI, which tokens must name as their audience "
+          + "and the protected-resource metadata names as the resource.")
+  URI oauthAudience;
+
+  @Option(names = "--oauth-scope", paramLabel = "SCOPE",
+      description = "A scope every token must grant (repeatable; 403 otherwise).")
+  List<String> oauthScopes = new ArrayList<>();
+
   /** Serves {@code server} as the options say (port 0 unless given); returns the exit status. */
   int serve(McpServer server) throws InterruptedException {
     return serve(server, 0, endpoint -> { });
@@ -61,9 +79,9 @@ final class ServerOptions {
         banner);
   }
 
-  /** Returns true when requests must carry an API key. */
+  /** Returns true when requests must carry a credential (an API key or an access token). */
   boolean authenticated() {
-    return !apiKeys.isEmpty();
+    return !apiKeys.isEmpty() || oauthIssuer != null;
   }
 
   private McpHttpServer.Builder configure(McpServer server, int port) {
@@ -71,12 +89,17 @@ final class ServerOptions {
       throw new ParameterException(spec.commandLine(), "--port must be 0-65535: " + port);
     }
     McpHttpServer.Builder http = McpHttpServer.builder(server).host(host).port(port);
-    if (apiKeys.isEmpty()) {
+    OAuthResourceServer oauth = oauth();
+    if (apiKeys.isEmpty() && oauth == null) {
       if (!isLoopback(host)) {
         throw new ParameterException(spec.commandLine(), "refusing to serve " + host
-            + " without authentication: pass --api-key PRINCIPAL=SECRET or bind 127.0.0.1");
+            + " without authentication: pass --api-key PRINCIPAL=SECRET, --oauth-issuer, or "
+            + "bind 127.0.0.1");
       }
       return http;
+    }
+    if (apiKeys.isEmpty()) {
+      return http.servlet(b -> b.oauth(oauth));
     }
     Map<String, String> bySecret = new HashMap<>();
     apiKeys.forEach((principal, secret) -> {
@@ -89,8 +112,31 @@ final class ServerOptions {
             "two --api-key options share one secret");
       }
     });
-    Authenticator authenticator = Authenticator.bearerTokens(bySecret);
-    return http.servlet(b -> b.authenticator(authenticator));
+    Authenticator keys = Authenticator.bearerTokens(bySecret);
+    if (oauth == null) {
+      return http.servlet(b -> b.authenticator(keys));
+    }
+    return http.servlet(b -> b.oauth(oauth).authenticator(Authenticator.anyOf(oauth, keys)));
+  }
+
+  private OAuthResourceServer oauth() {
+    if (oauthIssuer == null) {
+      if (oauthAudience != null || !oauthScopes.isEmpty()) {
+        throw new ParameterException(spec.commandLine(),
+            "--oauth-audience and --oauth-scope need --oauth-issuer");
+      }
+      return null;
+    }
+    if (oauthAudience == null) {
+      throw new ParameterException(spec.commandLine(),
+          "--oauth-issuer needs --oauth-audience (this server's canonical URI)");
+    }
+    try {
+      return OAuthResourceServer.builder(oauthIssuer, oauthAudience)
+          .requiredScopes(oauthScopes.toArray(String[]::new)).build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   private static boolean isLoopback(String host) {

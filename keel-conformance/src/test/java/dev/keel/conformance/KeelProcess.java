@@ -49,7 +49,14 @@ final class KeelProcess implements AutoCloseable {
    * Starts {@code keel fixtures --port 0} and waits for its {@code listening on URL} line.
    */
   static KeelProcess fixtures() throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(command("fixtures", "--port", "0"))
+    return fixtures(new String[0]);
+  }
+
+  /** Starts {@code keel fixtures --port 0} with {@code extra} options. */
+  static KeelProcess fixtures(String... extra) throws IOException, InterruptedException {
+    List<String> args = new java.util.ArrayList<>(List.of("fixtures", "--port", "0"));
+    args.addAll(List.of(extra));
+    ProcessBuilder pb = new ProcessBuilder(command(args.toArray(String[]::new)))
         .redirectError(ProcessBuilder.Redirect.INHERIT);
     Process process = pb.start();
     BufferedReader out = new BufferedReader(

@@ -312,4 +312,28 @@ class RealAuthorizationServerTest {
     JsonNode alices = json(post(http.endpoint(), alice, null, "tasks/get", taskId, get));
     assertThat(alices.at("/result/taskId").asString()).isEqualTo(taskId);
   }
+
+  @Test
+  void keelFixturesTakesTheIssuerAudienceAndScopeBesideAnApiKey() throws Exception {
+    try (KeelProcess keel = KeelProcess.fixtures("--oauth-issuer", issuer.toString(),
+        "--oauth-audience", resource.toString(), "--oauth-scope", "mcp:tools",
+        "--api-key", "ci=ci-secret")) {
+      URI endpoint = URI.create(keel.url());
+      assertThat(post(endpoint, token("alice"), null, null, null, INITIALIZE).statusCode())
+          .as("a real token").isEqualTo(200);
+      assertThat(post(endpoint, "ci-secret", null, null, null, INITIALIZE).statusCode())
+          .as("the API key beside it").isEqualTo(200);
+      assertThat(post(endpoint, token("noscope"), null, null, null, INITIALIZE).statusCode())
+          .as("no mcp:tools").isEqualTo(403);
+      HttpResponse<String> none = post(endpoint, null, null, null, null, INITIALIZE);
+      assertThat(none.statusCode()).isEqualTo(401);
+      assertThat(none.headers().firstValue("WWW-Authenticate").orElseThrow())
+          .contains("resource_metadata=\"").contains("scope=\"mcp:tools\"");
+      HttpResponse<String> metadata = CLIENT.send(HttpRequest.newBuilder(URI.create(
+          endpoint.resolve("/") + ".well-known/oauth-protected-resource/mcp")).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(json(metadata).path("authorization_servers").get(0).asString())
+          .isEqualTo(issuer.toString());
+    }
+  }
 }
