@@ -103,7 +103,9 @@ class RealAuthorizationServerTest {
             })
         .build();
     OAuthResourceServer oauth = OAuthResourceServer.builder(issuer, resource)
-        .requiredScopes("mcp:tools").clockSkew(Duration.ZERO).build();
+        .requiredScopes("mcp:tools").clockSkew(Duration.ZERO)
+        .introspection(URI.create(issuer + "/oauth2/introspect"), "keel-rs", "keel-rs-secret")
+        .introspectionCache(Duration.ZERO).build();
     http = McpHttpServer.builder(server).port(port).servlet(s -> s.oauth(oauth)).start();
   }
 
@@ -126,7 +128,11 @@ class RealAuthorizationServerTest {
    * client is registered with (Spring grants none that was not asked for).
    */
   static String token(String client) throws Exception {
-    String scope = client.equals("noscope") ? "other" : "mcp:tools";
+    String scope = switch (client) {
+      case "noscope" -> "other";
+      case "keel-rs" -> "introspect";
+      default -> "mcp:tools";
+    };
     HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(
         URI.create(issuer + "/oauth2/token"))
         .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
@@ -335,5 +341,23 @@ class RealAuthorizationServerTest {
       assertThat(json(metadata).path("authorization_servers").get(0).asString())
           .isEqualTo(issuer.toString());
     }
+  }
+
+  @Test
+  void anOpaqueTokenIsIntrospectedAndStopsWorkingOnceRevoked() throws Exception {
+    String opaque = token("opaque");
+    assertThat(opaque).as("a reference token, not a JWT").doesNotContain(".");
+    HttpResponse<String> init = initialize(opaque);
+    assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+    HttpResponse<String> revoked = CLIENT.send(HttpRequest.newBuilder(
+        URI.create(issuer + "/oauth2/revoke"))
+        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+            "opaque:opaque-secret".getBytes(StandardCharsets.UTF_8)))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString("token=" + opaque)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(revoked.statusCode()).isEqualTo(200);
+    assertThat(initialize(opaque).statusCode()).as("revoked, and not cached").isEqualTo(401);
+    assertThat(initialize("0123456789abcdef-not-issued").statusCode()).isEqualTo(401);
   }
 }

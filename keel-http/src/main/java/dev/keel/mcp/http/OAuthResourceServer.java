@@ -25,12 +25,12 @@ import tools.jackson.databind.node.ObjectNode;
  * where to get one.
  *
  * <p>A token is taken only from {@code Authorization: Bearer} (a request that carries one in its
- * query string is refused outright), and is valid when it is signed by one of the issuer's keys
+ * query string is refused outright). A JWT is valid when it is signed by one of the issuer's keys
  * with an allowed asymmetric algorithm, its {@code iss} is the issuer, its {@code aud} names
  * {@link Builder#audience this resource}, it has not expired (give or take the clock skew), and
  * it grants every {@link Builder#requiredScopes required scope}. The issuer's keys come from its
  * metadata on first use and are fetched again, at a bounded rate, when a token names an unknown
- * key. A refusal is 401 with {@code WWW-Authenticate: Bearer resource_metadata="…", scope="…"}
+ * key. Opaque tokens are accepted only with {@link Builder#introspection}. A refusal is 401 with {@code WWW-Authenticate: Bearer resource_metadata="…", scope="…"}
  * ({@code error="invalid_token"} when a token was presented), or 403 with
  * {@code error="insufficient_scope"} naming every scope needed.
  *
@@ -71,6 +71,10 @@ public final class OAuthResourceServer implements Authenticator {
     this.tokens = new BearerJwt(b.issuer, b.jwksUri,
         b.audience == null ? b.resource.toString() : b.audience, b.algorithms, b.clockSkew,
         b.keyRefreshInterval, b.fetchTimeout);
+    if (b.introspectionEndpoint != null) {
+      tokens.introspectWith(b.introspectionEndpoint, b.introspectionClientId,
+          b.introspectionSecret, b.introspectionCache);
+    }
   }
 
   /**
@@ -190,6 +194,10 @@ public final class OAuthResourceServer implements Authenticator {
     private final Set<String> requiredScopes = new LinkedHashSet<>();
     private final Set<String> scopesSupported = new LinkedHashSet<>();
     private String resourceName;
+    private URI introspectionEndpoint;
+    private String introspectionClientId;
+    private String introspectionSecret;
+    private Duration introspectionCache = Duration.ofSeconds(60);
 
     private Builder(URI issuer, URI resource) {
       this.issuer = Objects.requireNonNull(issuer, "issuer");
@@ -264,6 +272,33 @@ public final class OAuthResourceServer implements Authenticator {
     /** Adds scopes the metadata lists as supported (the required ones always are). */
     public Builder scopesSupported(String... scopes) {
       scopesSupported.addAll(List.of(scopes));
+      return this;
+    }
+
+    /**
+     * Accepts opaque (non-JWT) access tokens too, asking the authorization server's
+     * introspection endpoint (RFC 7662) about each, authenticated as this resource server's own
+     * client ({@code client_secret_basic}). An answer counts when it is {@code active}, names
+     * this resource in {@code aud}, has not expired and names no other issuer. Without this,
+     * an opaque token is refused.
+     */
+    public Builder introspection(URI endpoint, String clientId, String clientSecret) {
+      this.introspectionEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+      this.introspectionClientId = Objects.requireNonNull(clientId, "clientId");
+      this.introspectionSecret = Objects.requireNonNull(clientSecret, "clientSecret");
+      return this;
+    }
+
+    /**
+     * Sets how long an active introspection answer is reused at most (it is never reused past
+     * the token's {@code exp}); default 60 s. Shorter means a revoked token stops working
+     * sooner, at the price of more introspection requests.
+     */
+    public Builder introspectionCache(Duration value) {
+      if (value.isNegative()) {
+        throw new IllegalArgumentException("introspectionCache must not be negative: " + value);
+      }
+      this.introspectionCache = value;
       return this;
     }
 

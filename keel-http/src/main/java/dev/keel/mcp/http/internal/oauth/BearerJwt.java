@@ -13,9 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JWT access tokens of one issuer for one resource: finds the issuer's keys (its metadata, on
- * first use, so a server starts while its authorization server is still down), keeps them, and
- * validates tokens against them. What {@code OAuthResourceServer} is built on.
+ * Access tokens of one issuer for one resource. A JWT is validated against the issuer's keys
+ * (found in its metadata on first use, so a server starts while its authorization server is
+ * still down); any other token is an opaque one, asked about at the introspection endpoint when
+ * one is configured and refused otherwise. What {@code OAuthResourceServer} is built on.
  */
 public final class BearerJwt {
 
@@ -39,6 +40,7 @@ public final class BearerJwt {
   private volatile URI jwksUri;
   private volatile AccessTokenVerifier verifier;
   private volatile Instant lastDiscovery = Instant.MIN;
+  private volatile Introspection introspection;
 
   /**
    * Creates it.
@@ -71,8 +73,22 @@ public final class BearerJwt {
     return alg;
   }
 
+  /**
+   * Sends opaque tokens to {@code endpoint} (RFC 7662) with this resource server's client
+   * credentials; active answers are cached no longer than the token lives nor {@code maxCache}.
+   */
+  public void introspectWith(URI endpoint, String clientId, String clientSecret,
+      Duration maxCache) {
+    this.introspection = new Introspection(endpoint, clientId, clientSecret, issuer, audience,
+        skew, maxCache, fetcher);
+  }
+
   /** Returns what the token says, or null when it is not a valid token here. */
   public Token verify(String token) {
+    if (!looksLikeJwt(token)) {
+      Introspection opaque = introspection;
+      return opaque == null ? null : opaque.verify(token);
+    }
     AccessTokenVerifier v = verifier();
     if (v == null) {
       return null;
@@ -84,6 +100,20 @@ public final class BearerJwt {
       LOG.debug("refused an access token: {}", e.getMessage());
       return null;
     }
+  }
+
+  /** Three (JWS) or five (JWE) dot-separated parts of base64url: the shapes of a JWT. */
+  static boolean looksLikeJwt(String token) {
+    int dots = 0;
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      if (c == '.') {
+        dots++;
+      } else if (!(Character.isLetterOrDigit(c) && c < 128) && c != '-' && c != '_') {
+        return false;
+      }
+    }
+    return dots == 2 || dots == 4;
   }
 
   private AccessTokenVerifier verifier() {

@@ -37,6 +37,10 @@ final class Fetcher {
     requireSafe(uri);
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Accept", "application/json").GET().build();
+    return read(uri, request);
+  }
+
+  private String read(URI uri, HttpRequest request) {
     try {
       HttpResponse<InputStream> response = http.send(request,
           HttpResponse.BodyHandlers.ofInputStream());
@@ -56,6 +60,29 @@ final class Fetcher {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading " + uri, e);
     }
+  }
+
+  /**
+   * Posts a form with HTTP Basic client authentication and returns the answer's text.
+   *
+   * @throws IllegalStateException when it cannot be read, naming why (never the form)
+   */
+  String postForm(URI uri, String form, String clientId, String clientSecret) {
+    requireSafe(uri);
+    String credentials = java.util.Base64.getEncoder().encodeToString(
+        (formEncode(clientId) + ":" + formEncode(clientSecret))
+            .getBytes(StandardCharsets.UTF_8));
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
+        .header("Accept", "application/json")
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Authorization", "Basic " + credentials)
+        .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+    return read(uri, request);
+  }
+
+  /** RFC 6749 §2.3.1: the client id and secret are form-encoded before Basic. */
+  static String formEncode(String value) {
+    return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
   /** Refuses anything but https, or http to a loopback address (tests, local set-ups). */
