@@ -20,6 +20,11 @@ public final class ErrorCodes {
   public static final int INTERNAL_ERROR = -32603;
   /** Implementation-defined server error; Keel uses it for "server busy" (HTTP 503). */
   public static final int SERVER_ERROR = -32000;
+  /**
+   * Keel: the caller may not do this; the body of HTTP 401 and 403 refusals, and the answer to a
+   * call the caller's OAuth scopes do not cover where no 403 can be sent.
+   */
+  public static final int UNAUTHORIZED = -32001;
   /** Legacy eras only: the resource does not exist. */
   public static final int RESOURCE_NOT_FOUND = -32002;
   /** 2026-07-28: an HTTP header does not match the body. */

@@ -38,6 +38,16 @@ public interface Authenticator {
   }
 
   /**
+   * Returns how a call is refused that the principal may make in general but whose scopes do
+   * not cover this operation ({@code missing}: the tool's required scopes its token lacks).
+   * The default is 403 with {@code Bearer error="insufficient_scope", scope="…"}.
+   */
+  default Refusal insufficientScope(HttpServletRequest request, java.util.Set<String> missing) {
+    return new Refusal(403, "Bearer error=\"insufficient_scope\", scope=\""
+        + String.join(" ", new java.util.TreeSet<>(missing)) + "\"");
+  }
+
+  /**
    * How a refused request is answered. The body is fixed per status and says nothing more.
    *
    * @param status 401 (no or a bad credential) or 403 (a good one that may not do this)
@@ -86,6 +96,12 @@ public interface Authenticator {
       @Override
       public Refusal refusal(HttpServletRequest request) {
         return all.get(0).refusal(request);
+      }
+
+      @Override
+      public Refusal insufficientScope(HttpServletRequest request,
+          java.util.Set<String> missing) {
+        return all.get(0).insufficientScope(request, missing);
       }
     };
   }

@@ -113,13 +113,22 @@ public final class OAuthResourceServer implements Authenticator {
       return Optional.empty();
     }
     return Optional.of(new Principal(token.subject(),
-        "oauth:" + digest(token.issuer() + "\n" + token.subject()), token.claims()));
+        "oauth:" + digest(token.issuer() + "\n" + token.subject()), token.claims(),
+        token.scopes()));
   }
 
   @Override
   public Refusal refusal(HttpServletRequest request) {
     Object refusal = request.getAttribute(REFUSAL);
     return refusal instanceof Refusal r ? r : new Refusal(401, challenge(null));
+  }
+
+  @Override
+  public Refusal insufficientScope(HttpServletRequest request, Set<String> missing) {
+    Set<String> needed = new java.util.TreeSet<>(requiredScopes);
+    needed.addAll(missing);
+    return new Refusal(403, "Bearer error=\"insufficient_scope\", resource_metadata=\""
+        + metadataUri() + "\", scope=\"" + String.join(" ", needed) + "\"");
   }
 
   private String challenge(String error) {

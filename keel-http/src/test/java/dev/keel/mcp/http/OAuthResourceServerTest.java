@@ -56,6 +56,9 @@ class OAuthResourceServerTest {
         .tool(Tool.builder("whoami").description("Names the caller").build(),
             (ctx, args) -> CallToolResult.text(ctx.principal().id() + " scope="
                 + ctx.principal().claims().get("scope")))
+        .tool(Tool.builder("admin").description("Needs mcp:admin").build(),
+            dev.keel.mcp.server.ToolOptions.defaults().withRequiredScopes("mcp:admin"),
+            (ctx, args) -> CallToolResult.text("admin done"))
         .build();
     http = McpHttpServer.builder(server).port(port).servlet(s -> s.oauth(oauth)
         .authenticator(Authenticator.anyOf(oauth,
@@ -256,6 +259,51 @@ class OAuthResourceServerTest {
     assertThat(wrong.statusCode()).isEqualTo(401);
     assertThat(wrong.headers().firstValue("WWW-Authenticate").orElseThrow())
         .startsWith("Bearer error=\"invalid_token\", resource_metadata=");
+  }
+
+  private static String call(String tool, int id) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{"
+        + "\"name\":\"" + tool + "\",\"arguments\":{}}}";
+  }
+
+  private static final String LIST = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}";
+
+  @Test
+  void aToolsScopesAreCheckedBeforeItRunsAndItIsShownOnlyToWhoMayCallIt() throws Exception {
+    String plain = valid("alice");
+    String sid = legacySession(plain);
+    String listed = post(plain, sid, LIST, false).body();
+    assertThat(listed).contains("\"whoami\"").doesNotContain("\"admin\"");
+    HttpResponse<String> refused = post(plain, sid, call("admin", 10), false);
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.headers().firstValue("WWW-Authenticate").orElseThrow()).isEqualTo(
+        "Bearer error=\"insufficient_scope\", resource_metadata=\"" + "http://127.0.0.1:"
+            + resource.getPort() + "/.well-known/oauth-protected-resource/mcp\", "
+            + "scope=\"mcp:admin mcp:tools\"");
+
+    String modernAdmin = "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{"
+        + "\"name\":\"admin\",\"arguments\":{},\"_meta\":{"
+        + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+        + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+    HttpResponse<String> modern = client.send(HttpRequest.newBuilder(http.endpoint())
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("Authorization", "Bearer " + plain)
+        .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "admin")
+        .POST(HttpRequest.BodyPublishers.ofString(modernAdmin)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(modern.statusCode()).as(modern.body()).isEqualTo(403);
+
+    String admin = as.token("root", resource.toString(), "mcp:tools mcp:admin");
+    String adminSession = legacySession(admin);
+    assertThat(post(admin, adminSession, LIST, false).body()).contains("\"admin\"");
+    assertThat(text(post(admin, adminSession, call("admin", 12), false))).isEqualTo("admin done");
+
+    // an API key is not scope-based: nothing restricts it
+    String keySession = legacySession("static-secret-key");
+    assertThat(text(post("static-secret-key", keySession, call("admin", 13), false)))
+        .isEqualTo("admin done");
   }
 
   @Test

@@ -60,4 +60,10 @@ public @interface McpTool {
    * {@link ToolOptions#withNonBlocking()}).
    */
   boolean nonBlocking() default false;
+
+  /**
+   * The OAuth scopes a caller's token must grant to call or see the tool (see
+   * {@link ToolOptions#withRequiredScopes}).
+   */
+  String[] scopes() default {};
 }

@@ -1,7 +1,10 @@
 package dev.keel.mcp.server;
 
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How the server runs one tool: its timeout, whether cancelling interrupts its thread, whether a
@@ -26,12 +29,25 @@ import java.util.Objects;
  *     rounds), rather than before the handler runs
  * @param nonBlocking whether the handler never blocks, and so runs on the thread that received
  *     the request instead of being handed to a handler thread; see {@link #withNonBlocking()}
+ * @param requiredScopes the OAuth scopes a caller's token must grant; see
+ *     {@link #withRequiredScopes}
  */
 public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval,
-    TaskSupport taskSupport, boolean taskOnDemand, boolean nonBlocking) {
+    TaskSupport taskSupport, boolean taskOnDemand, boolean nonBlocking,
+    Set<String> requiredScopes) {
 
-  /** Checks the timeout, and that a non-blocking tool never has to wait for the client. */
+  /**
+   * Checks the timeout, that a non-blocking tool never has to wait for the client, and that the
+   * scopes are non-blank single tokens.
+   */
   public ToolOptions {
+    requiredScopes = requiredScopes == null ? Set.of() : Set.copyOf(requiredScopes);
+    for (String scope : requiredScopes) {
+      if (scope.isBlank() || scope.chars().anyMatch(c -> c <= ' ' || c == '"' || c == '\\')) {
+        throw new IllegalArgumentException("a scope is one token without spaces or quotes: '"
+            + scope + "'");
+      }
+    }
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
       throw new IllegalArgumentException("timeout must be positive: " + timeout);
     }
@@ -44,6 +60,13 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
       throw new IllegalArgumentException(
           "a non-blocking tool cannot run as a task: a task runs on a thread of its own");
     }
+  }
+
+  /** Options without scope requirements. */
+  public ToolOptions(Duration timeout, boolean interruptOnCancel, boolean requiresApproval,
+      TaskSupport taskSupport, boolean taskOnDemand, boolean nonBlocking) {
+    this(timeout, interruptOnCancel, requiresApproval, taskSupport, taskOnDemand, nonBlocking,
+        Set.of());
   }
 
   /** Options with task settings, for a handler that may block. */
@@ -65,19 +88,19 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
   /** Returns a copy with another timeout. */
   public ToolOptions withTimeout(Duration value) {
     return new ToolOptions(Objects.requireNonNull(value, "timeout"), interruptOnCancel,
-        requiresApproval, taskSupport, taskOnDemand, nonBlocking);
+        requiresApproval, taskSupport, taskOnDemand, nonBlocking, requiredScopes);
   }
 
   /** Returns a copy whose cancellation trips the token but never interrupts the thread. */
   public ToolOptions withoutInterrupt() {
     return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand,
-        nonBlocking);
+        nonBlocking, requiredScopes);
   }
 
   /** Returns a copy that asks the user to approve every call. */
   public ToolOptions withApproval() {
     return new ToolOptions(timeout, interruptOnCancel, true, taskSupport, taskOnDemand,
-        nonBlocking);
+        nonBlocking, requiredScopes);
   }
 
   /**
@@ -89,7 +112,7 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    */
   public ToolOptions withTaskSupport(TaskSupport value) {
     return new ToolOptions(timeout, interruptOnCancel, requiresApproval,
-        Objects.requireNonNull(value, "taskSupport"), taskOnDemand, nonBlocking);
+        Objects.requireNonNull(value, "taskSupport"), taskOnDemand, nonBlocking, requiredScopes);
   }
 
   /**
@@ -100,7 +123,7 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    */
   public ToolOptions withTaskOnDemand() {
     return new ToolOptions(timeout, interruptOnCancel, requiresApproval, taskSupport, true,
-        nonBlocking);
+        nonBlocking, requiredScopes);
   }
 
   /**
@@ -121,6 +144,21 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    * {@code input_required} without waiting, and work. Not combinable with approval or tasks.
    */
   public ToolOptions withNonBlocking() {
-    return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand, true);
+    return new ToolOptions(timeout, false, requiresApproval, taskSupport, taskOnDemand, true,
+        requiredScopes);
+  }
+
+  /**
+   * Returns a copy that only callers whose OAuth access token grants every one of
+   * {@code scopes} may call (they are added to any required already). Over HTTP a call without
+   * them is refused with 403 {@code insufficient_scope} naming every scope needed, before the
+   * handler runs; {@code tools/list} does not show the tool to such a caller. Principals that
+   * carry no scopes at all (API keys, local use) are not restricted.
+   */
+  public ToolOptions withRequiredScopes(String... scopes) {
+    Set<String> all = new LinkedHashSet<>(requiredScopes);
+    all.addAll(List.of(scopes));
+    return new ToolOptions(timeout, interruptOnCancel, requiresApproval, taskSupport,
+        taskOnDemand, nonBlocking, all);
   }
 }

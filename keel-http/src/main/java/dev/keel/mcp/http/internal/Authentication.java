@@ -48,6 +48,20 @@ final class Authentication {
     return Optional.of(resolveFingerprint(req, principal.get()));
   }
 
+  /** Answers a call whose scopes the principal lacks with 403; the handler never runs. */
+  void refuseScopes(HttpServletRequest req, HttpServletResponse resp, java.util.Set<String> missing)
+      throws IOException {
+    Authenticator.Refusal refusal;
+    try {
+      refusal = authenticator.insufficientScope(req, missing);
+    } catch (RuntimeException e) {
+      LOG.warn("authenticator failed to describe a scope refusal", e);
+      refusal = new Authenticator.Refusal(403, "Bearer error=\"insufficient_scope\"");
+    }
+    HttpErrors.refused(resp, refusal == null
+        ? new Authenticator.Refusal(403, "Bearer error=\"insufficient_scope\"") : refusal);
+  }
+
   private Authenticator.Refusal refusalOf(HttpServletRequest req) {
     try {
       Authenticator.Refusal refusal = authenticator.refusal(req);
@@ -67,6 +81,6 @@ final class Authentication {
       return principal;
     }
     return new Principal(principal.id(), "op:" + Fingerprints.sha256Prefix(resolved),
-        principal.claims());
+        principal.claims(), principal.scopes());
   }
 }

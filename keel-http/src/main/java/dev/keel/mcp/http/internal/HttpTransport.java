@@ -266,6 +266,11 @@ public final class HttpTransport implements AutoCloseable {
    */
   private void dispatch(HttpServletRequest req, HttpServletResponse resp, BodyRead read,
       ServerSession session, ServerCall call, boolean modern) throws IOException {
+    java.util.Set<String> missing = call.missingScopes();
+    if (!missing.isEmpty()) {
+      authentication.refuseScopes(req, resp, missing);
+      return;
+    }
     boolean resumable = session != null && options.events() != null
         && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
     SessionStreams streams = session == null ? null : streamsFor(session);

@@ -2,6 +2,7 @@ package dev.keel.mcp.server.transport;
 
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import java.util.Optional;
+import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -34,6 +35,16 @@ public interface ServerCall {
    * arguments mirrored into headers ({@code x-mcp-header}); empty for anything else.
    */
   Optional<ObjectNode> toolInputSchema();
+
+  /**
+   * Returns the scopes the caller's principal lacks for this call (the routed tool's
+   * {@code requiredScopes} its token does not grant); empty when it may go ahead. A transport
+   * with a way to say so (HTTP's 403 {@code insufficient_scope}) refuses the call before
+   * {@link #start}; otherwise the engine answers it with an error and never runs the handler.
+   */
+  default Set<String> missingScopes() {
+    return Set.of();
+  }
 
   /**
    * Starts the call. Unless it returns false, the engine ends it with exactly one

@@ -1,5 +1,7 @@
 package dev.keel.mcp.server.internal.dispatch;
 
+import dev.keel.mcp.core.ErrorCodes;
+
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
@@ -9,6 +11,7 @@ import dev.keel.mcp.server.transport.Edge;
 import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.server.transport.ServerCall;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -84,9 +87,32 @@ public final class RealServerCall implements ServerCall {
   }
 
   @Override
+  public Set<String> missingScopes() {
+    if (route == null || route.tool() == null) {
+      return Set.of();
+    }
+    Set<String> required = route.tool().options().requiredScopes();
+    if (edge.principal().grants(required)) {
+      return Set.of();
+    }
+    Set<String> missing = new java.util.TreeSet<>(required);
+    missing.removeAll(edge.principal().scopes());
+    return Set.copyOf(missing);
+  }
+
+  @Override
   public boolean start(RequestStream stream, boolean mayRunHere) {
     if (immediate != null) {
       stream.finish(immediate);
+      return true;
+    }
+    Set<String> missing = missingScopes();
+    if (!missing.isEmpty()) {
+      // a transport that cannot answer 403 started it anyway: the handler never runs
+      dispatcher.deregister(view, edge, request, entry);
+      stream.finish(Optional.of(new JsonRpcErrorResponse(request.id(), view.wire().error(
+          new McpException(ErrorCodes.UNAUTHORIZED, "Forbidden: the call needs the scopes "
+              + String.join(" ", missing))))));
       return true;
     }
     if (!admissions.tryAcquire()) {

@@ -30,7 +30,10 @@ final class ToolMethods {
 
   static JsonNode list(RealRequestContext ctx, ObjectNode params) {
     ServerCore core = ctx.core();
-    List<Tool> tools = core.registry().tools().stream().map(ToolEntry::tool).toList();
+    // a tool the caller's scopes do not cover is not shown to it
+    List<Tool> tools = core.registry().tools().stream()
+        .filter(t -> ctx.principal().grants(t.options().requiredScopes()))
+        .map(ToolEntry::tool).toList();
     Cursors.Page<Tool> page = Cursors.page(tools, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(new ListToolsResult(page.items(), page.nextCursor(), null));
   }

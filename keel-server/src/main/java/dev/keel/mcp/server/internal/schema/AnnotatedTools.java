@@ -133,6 +133,9 @@ public final class AnnotatedTools {
     if (annotation.nonBlocking()) {
       options = options.withNonBlocking();
     }
+    if (annotation.scopes().length > 0) {
+      options = options.withRequiredScopes(annotation.scopes());
+    }
     return new Made(tool.build(), options, handler(instance, method, args, json, wrap));
   }
 

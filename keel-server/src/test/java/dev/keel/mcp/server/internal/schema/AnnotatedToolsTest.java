@@ -64,7 +64,7 @@ class AnnotatedToolsTest {
       return new Point(query.length(), 2);
     }
 
-    @McpTool(destructive = true)
+    @McpTool(destructive = true, scopes = {"mcp:count", "mcp:tools"})
     int count(List<String> items) {
       return items.size();
     }
@@ -301,6 +301,13 @@ class AnnotatedToolsTest {
     assertThat(result.structuredContent()).isEqualTo(JSON.parse("{\"result\":[\"a\",\"b\"]}"));
     assertThat(split.tool().outputSchema().at("/properties/result/type").stringValue())
         .isEqualTo("array");
+  }
+
+  @Test
+  void scopesOnTheAnnotationBecomeTheToolsRequiredScopes() {
+    assertThat(scan(new Weather()).get("count").options().requiredScopes())
+        .containsExactlyInAnyOrder("mcp:count", "mcp:tools");
+    assertThat(scan(new Weather()).get("where").options().requiredScopes()).isEmpty();
   }
 
   @Test
