@@ -360,4 +360,17 @@ class RealAuthorizationServerTest {
     assertThat(initialize(opaque).statusCode()).as("revoked, and not cached").isEqualTo(401);
     assertThat(initialize("0123456789abcdef-not-issued").statusCode()).isEqualTo(401);
   }
+
+  @Test
+  void theTypeScriptSdkClientWithItsOwnOAuthProviderGetsATokenAndCallsATool() throws Exception {
+    NpmTools.ensureInstalled();
+    NpmTools.Result run = NpmTools.run(List.of(NpmTools.bin("node").toString(),
+        "ts-oauth-client.mjs", http.endpoint().toString(), "alice", "alice-secret",
+        "mcp:tools"), NpmTools.DIR, Duration.ofMinutes(2));
+    assertThat(run.exit()).as(run.output()).isZero();
+    String[] lines = run.output().strip().split("\n");
+    JsonNode seen = McpJson.standard().parse(lines[lines.length - 1]);
+    assertThat(seen.path("whoami").asString()).isEqualTo("alice");
+    assertThat(seen.path("tokenType").asString()).isEqualToIgnoringCase("bearer");
+  }
 }
