@@ -77,8 +77,9 @@ final class NodeServer implements AutoCloseable {
    * Starts a script that serves HTTP and waits (up to 60 s) for the endpoint URL it prints as
    * its first stdout line. Its stderr is kept, capped, for failure messages.
    */
-  static NodeServer startHttp(String script) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command(stage(script))).directory(STAGE.toFile())
+  static NodeServer startHttp(String script, String... args)
+      throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(command(stage(script), args)).directory(STAGE.toFile())
         .start();
     StringBuilder log = new StringBuilder();
     drain(process.getErrorStream(), log, "stderr");

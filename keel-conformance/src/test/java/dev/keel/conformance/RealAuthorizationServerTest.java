@@ -373,4 +373,36 @@ class RealAuthorizationServerTest {
     assertThat(seen.path("whoami").asString()).isEqualTo("alice");
     assertThat(seen.path("tokenType").asString()).isEqualToIgnoringCase("bearer");
   }
+
+  @Test
+  void theKeelClientWithClientCredentialsCallsATypeScriptServerBehindItsBearerAuth()
+      throws Exception {
+    NpmTools.ensureInstalled();
+    try (NodeServer ts = NodeServer.startHttp("oauth-server.mjs", issuer.toString(), "keel-rs",
+        "keel-rs-secret");
+        dev.keel.mcp.client.McpClient client = dev.keel.mcp.client.McpClient.builder(
+            dev.keel.mcp.client.StreamableHttpTransport.builder(ts.endpoint())
+                .oauth(dev.keel.mcp.client.OAuthClientCredentials.builder("alice",
+                    "alice-secret").build())
+                .build()).connect()) {
+      // no scope configured: the server's 403 insufficient_scope names mcp:tools (step-up)
+      CallToolResult result = client.callTool("whoami", McpJson.object());
+      assertThat(((dev.keel.mcp.core.schema.TextContent) result.content().get(0)).text())
+          .isEqualTo("alice");
+    }
+  }
+
+  @Test
+  void theKeelClientGetsItsOwnTokenForAKeelServer() throws Exception {
+    try (dev.keel.mcp.client.McpClient client = dev.keel.mcp.client.McpClient.builder(
+        dev.keel.mcp.client.StreamableHttpTransport.builder(http.endpoint())
+            .oauth(dev.keel.mcp.client.OAuthClientCredentials.builder("bob", "bob-secret")
+                .authMethod(dev.keel.mcp.client.OAuthClientCredentials.AuthMethod
+                    .CLIENT_SECRET_POST).build())
+            .build()).connect()) {
+      CallToolResult result = client.callTool("whoami", McpJson.object());
+      assertThat(((dev.keel.mcp.core.schema.TextContent) result.content().get(0)).text())
+          .isEqualTo("bob");
+    }
+  }
 }

@@ -103,6 +103,20 @@ final class HttpExchange implements ClientTransport.Exchange {
       if (response == null) {
         return;
       }
+      // the server asked for a token, or a wider one (step-up): sent again with it, at most
+      // twice, so that a first token and then its step-up fit and nothing loops
+      for (int attempt = 0; attempt < 2; attempt++) {
+        HttpRequest again = transport.reauthorized(request, response);
+        if (again == null) {
+          break;
+        }
+        response.body().close();
+        request = again;
+        response = send(again);
+        if (response == null) {
+          return;
+        }
+      }
       body = response.body();
       if (aborted) {
         body.close();

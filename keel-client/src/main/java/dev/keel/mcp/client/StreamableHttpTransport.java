@@ -45,6 +45,7 @@ public final class StreamableHttpTransport implements ClientTransport {
 
   private final URI endpoint;
   private final Map<String, String> headers;
+  private final OAuthClientCredentials oauth;
   private final HttpClient http;
   private final HttpExchange.Limits limits;
   private final JsonRpcCodec codec;
@@ -61,6 +62,7 @@ public final class StreamableHttpTransport implements ClientTransport {
   private StreamableHttpTransport(Builder b) {
     this.endpoint = b.endpoint;
     this.headers = Map.copyOf(b.headers);
+    this.oauth = b.oauth;
     this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER).build();
     this.limits = new HttpExchange.Limits(b.maxEventBytes, b.maxBodyBytes, b.retryFloor,
@@ -112,6 +114,10 @@ public final class StreamableHttpTransport implements ClientTransport {
   private void postOneWay(HttpRequest request) {
     try {
       HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+      HttpRequest again = reauthorized(request, response);
+      if (again != null) {
+        response = http.send(again, HttpResponse.BodyHandlers.discarding());
+      }
       if (response.statusCode() >= 300) {
         LOG.debug("the server refused a notification or response: HTTP {}",
             response.statusCode());
@@ -154,7 +160,35 @@ public final class StreamableHttpTransport implements ClientTransport {
   HttpRequest.Builder base() {
     HttpRequest.Builder b = HttpRequest.newBuilder(endpoint);
     headers.forEach(b::header);
+    String authorization = oauth == null ? null : oauth.authorization();
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
     return b;
+  }
+
+  /**
+   * Returns {@code request} with a fresh access token after the server refused it with
+   * {@code response}'s challenge, or null when there is nothing to retry with (no OAuth, not a
+   * Bearer challenge, or no token to be had).
+   */
+  HttpRequest reauthorized(HttpRequest request, HttpResponse<?> response) {
+    int status = response.statusCode();
+    if (oauth == null || (status != 401 && status != 403)) {
+      return null;
+    }
+    String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
+    if (challenge == null || !challenge.regionMatches(true, 0, "Bearer", 0, 6)
+        || (status == 403 && !challenge.contains("insufficient_scope"))) {
+      return null;
+    }
+    String rejected = request.headers().firstValue("Authorization").orElse(null);
+    String fresh = oauth.challenged(endpoint, challenge, rejected);
+    if (fresh == null || fresh.equals(rejected)) {
+      return null;
+    }
+    return HttpRequest.newBuilder(request, (name, value) -> !name.equalsIgnoreCase(
+        "Authorization")).header("Authorization", fresh).build();
   }
 
   HttpRequest listenRequest(String session, String lastEventId) {
@@ -317,6 +351,7 @@ public final class StreamableHttpTransport implements ClientTransport {
   public static final class Builder {
     private final URI endpoint;
     private final Map<String, String> headers = new LinkedHashMap<>();
+    private OAuthClientCredentials oauth;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private int maxEventBytes = 4 * 1024 * 1024;
     private long maxBodyBytes = 16L * 1024 * 1024;
@@ -343,6 +378,15 @@ public final class StreamableHttpTransport implements ClientTransport {
         throw new IllegalArgumentException(name + " is the transport's own header");
       }
       headers.put(name, value);
+      return this;
+    }
+
+    /**
+     * Answers the server's OAuth challenges with client credentials: a token is requested when
+     * the server asks for one, and the request sent again once with it.
+     */
+    public Builder oauth(OAuthClientCredentials value) {
+      this.oauth = Objects.requireNonNull(value, "oauth");
       return this;
     }
 

@@ -1,0 +1,173 @@
+package dev.keel.mcp.client;
+
+import dev.keel.mcp.client.internal.OAuthDiscovery;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * OAuth client credentials (RFC 6749 §4.4) for a client that acts on its own behalf, such as a
+ * service or a CI job. Given to {@link StreamableHttpTransport.Builder#oauth}, it answers the
+ * server's 401 (or 403 {@code insufficient_scope}) by itself: it finds the server's
+ * protected-resource metadata (RFC 9728: the challenge's {@code resource_metadata}, else the
+ * well-known URIs), checks that it is about this server, finds the authorization server's token
+ * endpoint in its metadata (the issuer must match), requests a token for this resource
+ * (RFC 8707 {@code resource}) with the scopes the challenge names and those configured, and sends
+ * the request again once with it. A token is reused until it expires.
+ *
+ * <p>Every URL fetched because a server or a document named it must be https to a public
+ * address, or loopback; redirects are never followed. The secret is sent only to the token
+ * endpoint and never appears in a message.
+ *
+ * <pre>{@code
+ * McpClient client = McpClient.builder(StreamableHttpTransport.builder(url)
+ *     .oauth(OAuthClientCredentials.builder("ci-job", secret).scope("mcp:tools").build())
+ *     .build()).connect();
+ * }</pre>
+ */
+public final class OAuthClientCredentials {
+
+  /** How the client authenticates at the token endpoint. */
+  public enum AuthMethod {
+    /** HTTP Basic ({@code client_secret_basic}), the default. */
+    CLIENT_SECRET_BASIC,
+    /** In the form ({@code client_secret_post}). */
+    CLIENT_SECRET_POST
+  }
+
+  private record Token(String value, Instant expires) {}
+
+  private final String clientId;
+  private final String clientSecret;
+  private final Set<String> scopes;
+  private final AuthMethod method;
+  private final OAuthDiscovery discovery;
+  private final ReentrantLock lock = new ReentrantLock();
+  private volatile Token token;
+
+  private OAuthClientCredentials(Builder b) {
+    this.clientId = b.clientId;
+    this.clientSecret = b.clientSecret;
+    this.scopes = Set.copyOf(b.scopes);
+    this.method = b.method;
+    this.discovery = new OAuthDiscovery(b.timeout);
+  }
+
+  /** Starts credentials for the client registered as {@code clientId}. */
+  public static Builder builder(String clientId, String clientSecret) {
+    return new Builder(clientId, clientSecret);
+  }
+
+  /** Returns the header value to send, or null before the first token. */
+  String authorization() {
+    Token t = token;
+    if (t == null || Instant.now().isAfter(t.expires())) {
+      return null;
+    }
+    return "Bearer " + t.value();
+  }
+
+  /**
+   * Gets a new token after the server refused {@code rejected} with {@code challenge}.
+   *
+   * @return the header value to send again with, or null when no token could be had (the
+   *     refusal then stands)
+   */
+  String challenged(URI server, String challenge, String rejected) {
+    lock.lock();
+    try {
+      String current = authorization();
+      if (current != null && !current.equals(rejected)) {
+        return current; // another request already got a new one
+      }
+      OAuthDiscovery.Found found = discovery.discover(server, challenge);
+      Set<String> wanted = new LinkedHashSet<>(scopes);
+      if (found.scope() != null) {
+        for (String s : found.scope().trim().split("\\s+")) {
+          if (!s.isEmpty()) {
+            wanted.add(s);
+          }
+        }
+      }
+      StringBuilder form = new StringBuilder("grant_type=client_credentials&resource=")
+          .append(encode(found.resource()));
+      if (!wanted.isEmpty()) {
+        form.append("&scope=").append(encode(String.join(" ", wanted)));
+      }
+      String basic = null;
+      if (method == AuthMethod.CLIENT_SECRET_BASIC) {
+        basic = Base64.getEncoder().encodeToString((encode(clientId) + ":"
+            + encode(clientSecret)).getBytes(StandardCharsets.UTF_8));
+      } else {
+        form.append("&client_id=").append(encode(clientId)).append("&client_secret=")
+            .append(encode(clientSecret));
+      }
+      ObjectNode answer = discovery.postForm(found.tokenEndpoint(), form.toString(), basic);
+      String value = answer.path("access_token").asString("");
+      if (value.isEmpty() || !"bearer".equalsIgnoreCase(answer.path("token_type")
+          .asString(""))) {
+        throw new IllegalStateException("the authorization server answered no bearer token");
+      }
+      long seconds = answer.path("expires_in").asLong(300);
+      // a little early, so a token never expires on its way
+      token = new Token(value, Instant.now().plusSeconds(Math.max(1, seconds - 5)));
+      return "Bearer " + value;
+    } catch (RuntimeException e) {
+      throw new TransportException("cannot get an access token: " + e.getMessage(), 401, e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /** Configures {@link OAuthClientCredentials}. */
+  public static final class Builder {
+    private final String clientId;
+    private final String clientSecret;
+    private final Set<String> scopes = new LinkedHashSet<>();
+    private AuthMethod method = AuthMethod.CLIENT_SECRET_BASIC;
+    private Duration timeout = Duration.ofSeconds(10);
+
+    private Builder(String clientId, String clientSecret) {
+      this.clientId = Objects.requireNonNull(clientId, "clientId");
+      this.clientSecret = Objects.requireNonNull(clientSecret, "clientSecret");
+    }
+
+    /** Adds scopes to ask for, beside those a challenge names. */
+    public Builder scope(String... values) {
+      scopes.addAll(Set.of(values));
+      return this;
+    }
+
+    /** Sets how the client authenticates at the token endpoint. */
+    public Builder authMethod(AuthMethod value) {
+      this.method = Objects.requireNonNull(value, "authMethod");
+      return this;
+    }
+
+    /** Sets the timeout of each metadata and token request; default 10 s. */
+    public Builder timeout(Duration value) {
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive: " + value);
+      }
+      this.timeout = value;
+      return this;
+    }
+
+    /** Builds them. */
+    public OAuthClientCredentials build() {
+      return new OAuthClientCredentials(this);
+    }
+  }
+}
