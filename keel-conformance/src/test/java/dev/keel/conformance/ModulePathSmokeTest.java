@@ -27,6 +27,7 @@ class ModulePathSmokeTest {
     Configuration resolved = ModuleBoundariesTest.resolveLibraries();
     String modulePath = resolved.modules().stream()
         .map(m -> m.reference().location().orElseThrow())
+        .filter(uri -> "file".equals(uri.getScheme())) // not the runtime image's own modules
         .map(uri -> Path.of(uri).toString()).distinct()
         .collect(Collectors.joining(File.pathSeparator));
     String ownClasses = Path.of(ModulePathMain.class.getProtectionDomain().getCodeSource()
