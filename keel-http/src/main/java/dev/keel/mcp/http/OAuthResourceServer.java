@@ -1,15 +1,12 @@
 package dev.keel.mcp.http;
 
 import dev.keel.mcp.core.McpJson;
-import dev.keel.mcp.http.internal.oauth.BearerJwt;
+import dev.keel.mcp.http.internal.Fingerprints;
+import dev.keel.mcp.http.internal.oauth.AccessTokens;
 import dev.keel.mcp.server.Principal;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,7 +55,7 @@ public final class OAuthResourceServer implements Authenticator {
   private final Set<String> requiredScopes;
   private final Set<String> scopesSupported;
   private final String resourceName;
-  private final BearerJwt tokens;
+  private final AccessTokens tokens;
 
   private OAuthResourceServer(Builder b) {
     this.issuer = b.issuer;
@@ -68,7 +65,7 @@ public final class OAuthResourceServer implements Authenticator {
     supported.addAll(b.requiredScopes);
     this.scopesSupported = Set.copyOf(supported);
     this.resourceName = b.resourceName;
-    this.tokens = new BearerJwt(b.issuer, b.jwksUri,
+    this.tokens = new AccessTokens(b.issuer, b.jwksUri,
         b.audience == null ? b.resource.toString() : b.audience, b.algorithms, b.clockSkew,
         b.keyRefreshInterval, b.fetchTimeout);
     if (b.introspectionEndpoint != null) {
@@ -103,7 +100,7 @@ public final class OAuthResourceServer implements Authenticator {
       request.setAttribute(REFUSAL, new Refusal(401, challenge(null)));
       return Optional.empty();
     }
-    BearerJwt.Token token = tokens.verify(header.substring(7).trim());
+    AccessTokens.Token token = tokens.verify(header.substring(7).trim());
     if (token == null) {
       request.setAttribute(REFUSAL, new Refusal(401, challenge("invalid_token")));
       return Optional.empty();
@@ -113,7 +110,7 @@ public final class OAuthResourceServer implements Authenticator {
       return Optional.empty();
     }
     return Optional.of(new Principal(token.subject(),
-        "oauth:" + digest(token.issuer() + "\n" + token.subject()), token.claims(),
+        "oauth:" + Fingerprints.sha256Prefix(token.issuer() + "\n" + token.subject()), token.claims(),
         token.scopes()));
   }
 
@@ -180,23 +177,13 @@ public final class OAuthResourceServer implements Authenticator {
     return path.equals("/") ? "" : path;
   }
 
-  private static String digest(String value) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256")
-          .digest(value.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash).substring(0, 32);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
-  }
-
   /** Configures an {@link OAuthResourceServer}. */
   public static final class Builder {
     private final URI issuer;
     private final URI resource;
     private URI jwksUri;
     private String audience;
-    private Set<String> algorithms = BearerJwt.DEFAULT_ALGORITHMS;
+    private Set<String> algorithms = AccessTokens.DEFAULT_ALGORITHMS;
     private Duration clockSkew = Duration.ofSeconds(60);
     private Duration keyRefreshInterval = Duration.ofSeconds(30);
     private Duration fetchTimeout = Duration.ofSeconds(5);

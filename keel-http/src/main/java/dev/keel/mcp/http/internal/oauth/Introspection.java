@@ -4,8 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.http.internal.Fingerprints;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ final class Introspection {
 
   private static final Logger LOG = LoggerFactory.getLogger(Introspection.class);
 
-  private record Answer(BearerJwt.Token token, Instant until) {}
+  private record Answer(AccessTokens.Token token, Instant until) {}
 
   private final URI endpoint;
   private final String clientId;
@@ -70,8 +70,8 @@ final class Introspection {
   }
 
   /** Returns what the token is, or null when it is not an active token for this resource. */
-  BearerJwt.Token verify(String token) {
-    String key = sha256(token);
+  AccessTokens.Token verify(String token) {
+    String key = Fingerprints.sha256(token);
     Answer cached = cache.getIfPresent(key);
     Instant now = Instant.now();
     if (cached != null && now.isBefore(cached.until())) {
@@ -108,7 +108,7 @@ final class Introspection {
     if (subject == null) {
       return null;
     }
-    BearerJwt.Token verified = new BearerJwt.Token(issuer, subject, scopes(answer.get("scope")),
+    AccessTokens.Token verified = new AccessTokens.Token(issuer, subject, scopes(answer.get("scope")),
         claims(answer));
     Instant until = Instant.ofEpochSecond(exp.asLong());
     Instant limit = now.plus(maxCache);
@@ -170,14 +170,5 @@ final class Introspection {
       }
     });
     return out;
-  }
-
-  private static String sha256(String token) {
-    try {
-      return java.util.HexFormat.of().formatHex(java.security.MessageDigest
-          .getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
   }
 }

@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * still down); any other token is an opaque one, asked about at the introspection endpoint when
  * one is configured and refused otherwise. What {@code OAuthResourceServer} is built on.
  */
-public final class BearerJwt {
+public final class AccessTokens {
 
-  private static final Logger LOG = LoggerFactory.getLogger(BearerJwt.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AccessTokens.class);
 
   /** What a valid token says. */
   public record Token(String issuer, String subject, Set<String> scopes,
@@ -48,7 +48,7 @@ public final class BearerJwt {
    * @param jwksUri the issuer's key set, or null to find it in the issuer's metadata
    * @throws IllegalArgumentException for an algorithm that is not asymmetric, or an unsafe URL
    */
-  public BearerJwt(URI issuer, URI jwksUri, String audience, Set<String> algorithms,
+  public AccessTokens(URI issuer, URI jwksUri, String audience, Set<String> algorithms,
       Duration skew, Duration minRefresh, Duration timeout) {
     Fetcher.requireSafe(issuer);
     if (jwksUri != null) {
@@ -57,7 +57,7 @@ public final class BearerJwt {
     this.issuer = issuer;
     this.jwksUri = jwksUri;
     this.audience = audience;
-    this.algorithms = algorithms.stream().map(BearerJwt::asymmetric).collect(Collectors.toSet());
+    this.algorithms = algorithms.stream().map(AccessTokens::asymmetric).collect(Collectors.toSet());
     this.skew = skew;
     this.minRefresh = minRefresh;
     this.fetcher = new Fetcher(timeout);
