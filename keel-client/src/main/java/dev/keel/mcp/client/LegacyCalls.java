@@ -1,5 +1,6 @@
 package dev.keel.mcp.client;
 
+import dev.keel.mcp.client.internal.SessionPins;
 import dev.keel.mcp.core.ConnectionClosedException;
 import dev.keel.mcp.core.protocol.McpMethod;
 import java.time.Duration;
@@ -26,6 +27,9 @@ final class LegacyCalls {
         && !method.equals("server/discover");
   }
 
+  /** How often one request may find the session replaced under it before it gives up. */
+  private static final int MAX_OVERTAKEN = 3;
+
   private final ClientTransport transport;
   private final ClientState state;
   private final Exchanges exchanges;
@@ -42,6 +46,7 @@ final class LegacyCalls {
   /** Sends a request into the current session, replacing an ended one first. */
   JsonNode call(String method, ObjectNode params, Duration timeout, ProgressListener listener) {
     boolean resent = false;
+    int overtaken = 0;
     while (true) {
       if (state.sessionful && transport.sessionId() == null) {
         handshake.recover();
@@ -49,6 +54,15 @@ final class LegacyCalls {
       long built = transport.sessionEpoch();
       try {
         return exchanges.legacy(method, params, timeout, listener, built, true);
+      } catch (SessionChangedException e) {
+        // Another thread's 404 or recovery moved the session between reading the epoch and the
+        // write, and nothing was written. A request the caller did not pin belongs to whichever
+        // session is current, so it goes out again, whatever its method; a caller's pin stands.
+        if (SessionPins.pinOf(transport) != null || ++overtaken > MAX_OVERTAKEN) {
+          throw e;
+        }
+        LOG.debug("{} was overtaken by a session change before its write; sending it again",
+            method);
       } catch (SessionExpiredException e) {
         handshake.recover();
         if (resent || !idempotent(method)) {
