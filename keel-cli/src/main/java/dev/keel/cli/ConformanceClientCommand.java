@@ -2,6 +2,8 @@ package dev.keel.cli;
 
 import dev.keel.mcp.client.Era;
 import dev.keel.mcp.client.McpClient;
+import dev.keel.mcp.client.OAuthAuthorizationCode;
+import dev.keel.mcp.client.OAuthClientCredentials;
 import dev.keel.mcp.client.StreamableHttpTransport;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.ProtocolVersion;
@@ -32,6 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
         + "MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT).")
 final class ConformanceClientCommand implements Callable<Integer> {
 
+  /** Where this client's metadata document would be served (the suite's expected URL). */
+  private static final String CLIENT_METADATA_URL =
+      "https://conformance-test.local/client-metadata.json";
+
   @Parameters(paramLabel = "URL", description = "The scenario server's URL.")
   String url;
 
@@ -51,6 +57,7 @@ final class ConformanceClientCommand implements Callable<Integer> {
 
   private void run(String scenario, ObjectNode context) {
     StreamableHttpTransport.Builder transport = StreamableHttpTransport.builder(URI.create(url));
+    oauth(transport, scenario, context);
     if (scenario.equals("sse-retry")) {
       // The scenario measures the resumption of the call's own stream; a listening stream
       // would be a second, unrelated GET.
@@ -101,9 +108,47 @@ final class ConformanceClientCommand implements Callable<Integer> {
           args.set("schema", focal.inputSchema());
           client.callTool("json_schema_echo", args);
         }
-        default -> client.listTools();
+        default -> {
+          List<Tool> tools = client.listTools();
+          if (scenario.startsWith("auth/")
+              && tools.stream().anyMatch(t -> t.name().equals("test-tool"))) {
+            client.callTool("test-tool", McpJson.object());
+          }
+        }
       }
     }
+  }
+
+  /**
+   * The authorization a host would configure for the scenario: client credentials where the
+   * suite hands them out for that grant, otherwise the authorization-code flow with the
+   * pre-registered client the suite names (if any) and this client's metadata document URL.
+   */
+  private static void oauth(StreamableHttpTransport.Builder transport, String scenario,
+      ObjectNode context) {
+    if (!scenario.startsWith("auth/")) {
+      return;
+    }
+    String clientId = context.path("client_id").asString(null);
+    if (scenario.equals("auth/client-credentials-jwt")) {
+      transport.oauth(OAuthClientCredentials.privateKeyJwt(clientId,
+          context.path("private_key_pem").asString(),
+          context.path("signing_algorithm").asString("ES256")).build());
+      return;
+    }
+    if (scenario.equals("auth/client-credentials-basic")) {
+      transport.oauth(OAuthClientCredentials.builder(clientId,
+          context.path("client_secret").asString()).build());
+      return;
+    }
+    OAuthAuthorizationCode.Builder flow = OAuthAuthorizationCode.builder(new HeadlessUserStep())
+        .clientName("keel-conformance-client")
+        .clientMetadataUrl(URI.create(CLIENT_METADATA_URL));
+    String secret = context.path("client_secret").asString(null);
+    if (clientId != null && secret != null) {
+      flow.client(clientId, secret);
+    }
+    transport.oauth(flow.build());
   }
 
   /** The suite names the wire it wants; without a name the probe decides. */

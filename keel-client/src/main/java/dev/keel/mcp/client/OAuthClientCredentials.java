@@ -1,12 +1,12 @@
 package dev.keel.mcp.client;
 
+import dev.keel.mcp.client.internal.ClientAuth;
 import dev.keel.mcp.client.internal.OAuthDiscovery;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -45,25 +45,55 @@ public final class OAuthClientCredentials {
 
   private record Token(String value, Instant expires) {}
 
-  private final String clientId;
-  private final String clientSecret;
+  private final ClientAuth client;
   private final Set<String> scopes;
-  private final AuthMethod method;
   private final OAuthDiscovery discovery;
   private final ReentrantLock lock = new ReentrantLock();
   private volatile Token token;
 
   private OAuthClientCredentials(Builder b) {
-    this.clientId = b.clientId;
-    this.clientSecret = b.clientSecret;
+    this.client = b.keyPem != null
+        ? ClientAuth.privateKeyJwt(b.clientId, b.keyPem, b.algorithm)
+        : ClientAuth.secret(b.clientId, b.clientSecret, b.method == AuthMethod.CLIENT_SECRET_POST
+            ? ClientAuth.Method.CLIENT_SECRET_POST : ClientAuth.Method.CLIENT_SECRET_BASIC);
     this.scopes = Set.copyOf(b.scopes);
-    this.method = b.method;
     this.discovery = new OAuthDiscovery(b.timeout);
   }
 
-  /** Starts credentials for the client registered as {@code clientId}. */
+  /** Starts credentials for the client registered as {@code clientId}, with its secret. */
   public static Builder builder(String clientId, String clientSecret) {
-    return new Builder(clientId, clientSecret);
+    return new Builder(clientId, Objects.requireNonNull(clientSecret, "clientSecret"), null,
+        null);
+  }
+
+  /**
+   * Starts credentials for the client registered as {@code clientId} with a public key: it
+   * authenticates with {@code private_key_jwt} (RFC 7523), an assertion signed with
+   * {@code pkcs8Pem} (a PEM {@code -----BEGIN PRIVATE KEY-----}) by {@code algorithm}
+   * (ES256, ES384, ES512, RS256, RS384, RS512, PS256, PS384 or PS512).
+   *
+   * @throws IllegalArgumentException when the key cannot be read for that algorithm
+   */
+  public static Builder privateKeyJwt(String clientId, String pkcs8Pem, String algorithm) {
+    Builder b = new Builder(clientId, null, Objects.requireNonNull(pkcs8Pem, "pkcs8Pem"),
+        Objects.requireNonNull(algorithm, "algorithm"));
+    ClientAuth.privateKeyJwt(clientId, pkcs8Pem, algorithm); // fail here, not at the first 401
+    return b;
+  }
+
+  /** The transport's view of these credentials. */
+  BearerAuthority authority() {
+    return new BearerAuthority() {
+      @Override
+      public String authorization(URI server) {
+        return OAuthClientCredentials.this.authorization();
+      }
+
+      @Override
+      public String challenged(URI server, int status, String challenge, String rejected) {
+        return OAuthClientCredentials.this.challenged(server, challenge, rejected);
+      }
+    };
   }
 
   /** Returns the header value to send, or null before the first token. */
@@ -102,14 +132,7 @@ public final class OAuthClientCredentials {
       if (!wanted.isEmpty()) {
         form.append("&scope=").append(encode(String.join(" ", wanted)));
       }
-      String basic = null;
-      if (method == AuthMethod.CLIENT_SECRET_BASIC) {
-        basic = Base64.getEncoder().encodeToString((encode(clientId) + ":"
-            + encode(clientSecret)).getBytes(StandardCharsets.UTF_8));
-      } else {
-        form.append("&client_id=").append(encode(clientId)).append("&client_secret=")
-            .append(encode(clientSecret));
-      }
+      String basic = client.apply(form, found.issuer());
       ObjectNode answer = discovery.postForm(found.tokenEndpoint(), form.toString(), basic);
       String value = answer.path("access_token").asString("");
       if (value.isEmpty() || !"bearer".equalsIgnoreCase(answer.path("token_type")
@@ -135,13 +158,17 @@ public final class OAuthClientCredentials {
   public static final class Builder {
     private final String clientId;
     private final String clientSecret;
+    private final String keyPem;
+    private final String algorithm;
     private final Set<String> scopes = new LinkedHashSet<>();
     private AuthMethod method = AuthMethod.CLIENT_SECRET_BASIC;
     private Duration timeout = Duration.ofSeconds(10);
 
-    private Builder(String clientId, String clientSecret) {
+    private Builder(String clientId, String clientSecret, String keyPem, String algorithm) {
       this.clientId = Objects.requireNonNull(clientId, "clientId");
-      this.clientSecret = Objects.requireNonNull(clientSecret, "clientSecret");
+      this.clientSecret = clientSecret;
+      this.keyPem = keyPem;
+      this.algorithm = algorithm;
     }
 
     /** Adds scopes to ask for, beside those a challenge names. */
@@ -150,7 +177,10 @@ public final class OAuthClientCredentials {
       return this;
     }
 
-    /** Sets how the client authenticates at the token endpoint. */
+    /**
+     * Sets how a client with a secret authenticates at the token endpoint (a client with a key
+     * always uses {@code private_key_jwt}).
+     */
     public Builder authMethod(AuthMethod value) {
       this.method = Objects.requireNonNull(value, "authMethod");
       return this;

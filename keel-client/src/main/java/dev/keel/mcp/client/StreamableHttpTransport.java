@@ -45,7 +45,7 @@ public final class StreamableHttpTransport implements ClientTransport {
 
   private final URI endpoint;
   private final Map<String, String> headers;
-  private final OAuthClientCredentials oauth;
+  private final BearerAuthority oauth;
   private final HttpClient http;
   private final HttpExchange.Limits limits;
   private final JsonRpcCodec codec;
@@ -160,7 +160,7 @@ public final class StreamableHttpTransport implements ClientTransport {
   HttpRequest.Builder base() {
     HttpRequest.Builder b = HttpRequest.newBuilder(endpoint);
     headers.forEach(b::header);
-    String authorization = oauth == null ? null : oauth.authorization();
+    String authorization = oauth == null ? null : oauth.authorization(endpoint);
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
@@ -178,12 +178,16 @@ public final class StreamableHttpTransport implements ClientTransport {
       return null;
     }
     String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
-    if (challenge == null || !challenge.regionMatches(true, 0, "Bearer", 0, 6)
-        || (status == 403 && !challenge.contains("insufficient_scope"))) {
+    // A 401 without a Bearer challenge may still come from a 2025-03-26 server; a 403 is
+    // worth another token only when it says the scope was too small.
+    if (challenge != null && !challenge.regionMatches(true, 0, "Bearer", 0, 6)) {
+      return null;
+    }
+    if (status == 403 && (challenge == null || !challenge.contains("insufficient_scope"))) {
       return null;
     }
     String rejected = request.headers().firstValue("Authorization").orElse(null);
-    String fresh = oauth.challenged(endpoint, challenge, rejected);
+    String fresh = oauth.challenged(endpoint, status, challenge, rejected);
     if (fresh == null || fresh.equals(rejected)) {
       return null;
     }
@@ -351,7 +355,7 @@ public final class StreamableHttpTransport implements ClientTransport {
   public static final class Builder {
     private final URI endpoint;
     private final Map<String, String> headers = new LinkedHashMap<>();
-    private OAuthClientCredentials oauth;
+    private BearerAuthority oauth;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private int maxEventBytes = 4 * 1024 * 1024;
     private long maxBodyBytes = 16L * 1024 * 1024;
@@ -386,7 +390,17 @@ public final class StreamableHttpTransport implements ClientTransport {
      * the server asks for one, and the request sent again once with it.
      */
     public Builder oauth(OAuthClientCredentials value) {
-      this.oauth = Objects.requireNonNull(value, "oauth");
+      this.oauth = Objects.requireNonNull(value, "oauth").authority();
+      return this;
+    }
+
+    /**
+     * Answers the server's OAuth challenges with the authorization-code flow for a person: see
+     * {@link OAuthAuthorizationCode}. The request that met the challenge waits for the flow and
+     * is sent again with the token.
+     */
+    public Builder oauth(OAuthAuthorizationCode value) {
+      this.oauth = Objects.requireNonNull(value, "oauth").authority();
       return this;
     }
 

@@ -28,8 +28,40 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class OAuthDiscovery {
 
-  /** What a token request needs to know. */
-  public record Found(String resource, String issuer, URI tokenEndpoint, String scope) {}
+  /**
+   * An authorization server as its metadata describes it (RFC 8414). A list that the metadata
+   * leaves out is null, which is not the same as empty: an absent
+   * {@code code_challenge_methods_supported} means no PKCE, an absent
+   * {@code token_endpoint_auth_methods_supported} means {@code client_secret_basic}.
+   *
+   * @param fromMetadata false when the server published no metadata and the 2025-03-26
+   *     default endpoints are assumed
+   */
+  public record AuthServer(String issuer, URI authorizationEndpoint, URI tokenEndpoint,
+      URI registrationEndpoint, List<String> codeChallengeMethods, boolean issParameter,
+      List<String> scopesSupported, boolean clientIdMetadataDocuments,
+      List<String> tokenAuthMethods, boolean fromMetadata) {}
+
+  /**
+   * What a token request needs to know.
+   *
+   * @param resource the resource indicator (RFC 8707) to ask a token for
+   * @param scope the scope the challenge names, or null
+   * @param resourceScopes the protected resource's {@code scopes_supported}, or null
+   */
+  public record Found(String resource, AuthServer server, String scope,
+      List<String> resourceScopes) {
+
+    /** Returns the issuer of the authorization server. */
+    public String issuer() {
+      return server.issuer();
+    }
+
+    /** Returns the token endpoint. */
+    public URI tokenEndpoint() {
+      return server.tokenEndpoint();
+    }
+  }
 
   private static final Pattern PARAM = Pattern.compile(
       "([A-Za-z_]+)\\s*=\\s*\"([^\"]*)\"");
@@ -60,7 +92,10 @@ public final class OAuthDiscovery {
   }
 
   /**
-   * Finds where to get a token for {@code server}.
+   * Finds where to get a token for {@code server}: its protected-resource metadata (the
+   * challenge's {@code resource_metadata}, then the path-suffixed, then the root well-known
+   * URI), and its authorization server's metadata. A server that publishes no protected-resource
+   * metadata is taken for a 2025-03-26 server, whose own origin is its authorization server.
    *
    * @param challenge the server's {@code WWW-Authenticate}, or null
    * @throws IllegalStateException naming what could not be found or did not match
@@ -74,7 +109,9 @@ public final class OAuthDiscovery {
     String origin = server.getScheme() + "://" + server.getRawAuthority();
     String path = server.getRawPath() == null || server.getRawPath().equals("/") ? ""
         : server.getRawPath();
-    candidates.add(URI.create(origin + "/.well-known/oauth-protected-resource" + path));
+    if (!path.isEmpty()) {
+      candidates.add(URI.create(origin + "/.well-known/oauth-protected-resource" + path));
+    }
     candidates.add(URI.create(origin + "/.well-known/oauth-protected-resource"));
     JsonNode resourceMetadata = null;
     List<String> tried = new ArrayList<>();
@@ -86,9 +123,14 @@ public final class OAuthDiscovery {
         tried.add(candidate + " (" + e.getMessage() + ")");
       }
     }
+    String scope = param(challenge, "scope");
     if (resourceMetadata == null) {
-      throw new IllegalStateException("no protected-resource metadata for " + server
-          + "; tried " + String.join(", ", tried));
+      if (named != null) {
+        throw new IllegalStateException("no protected-resource metadata for " + server
+            + "; tried " + String.join(", ", tried));
+      }
+      // 2025-03-26: no protected-resource metadata; the server's origin is the issuer.
+      return new Found(server.toString(), legacyServer(origin), scope, null);
     }
     String resource = resourceMetadata.path("resource").asString("");
     if (!covers(resource, server)) {
@@ -102,12 +144,16 @@ public final class OAuthDiscovery {
           + "authorization server");
     }
     String issuer = servers.get(0).stringValue();
-    URI tokenEndpoint = tokenEndpoint(URI.create(issuer));
-    String scope = param(challenge, "scope");
-    return new Found(resource, issuer, tokenEndpoint, scope);
+    return new Found(resource, authServer(URI.create(issuer)), scope,
+        strings(resourceMetadata.get("scopes_supported")));
   }
 
-  private URI tokenEndpoint(URI issuer) {
+  /**
+   * Reads the metadata of the authorization server {@code issuer} names (RFC 8414, then OpenID
+   * Connect, in the order the MCP specification gives for issuers with and without a path). A
+   * document whose {@code issuer} is not exactly {@code issuer} is not used (RFC 8414 §3.3).
+   */
+  public AuthServer authServer(URI issuer) {
     String origin = issuer.getScheme() + "://" + issuer.getRawAuthority();
     String path = issuer.getRawPath() == null ? "" : issuer.getRawPath();
     if (path.endsWith("/")) {
@@ -121,26 +167,87 @@ public final class OAuthDiscovery {
     }
     List<String> tried = new ArrayList<>();
     for (URI candidate : candidates) {
+      JsonNode doc;
       try {
-        JsonNode doc = getJson(candidate);
-        if (!doc.path("issuer").asString("").equals(issuer.toString())) {
-          tried.add(candidate + " (names another issuer)");
-          continue;
-        }
-        String token = doc.path("token_endpoint").asString("");
-        if (token.isEmpty()) {
-          tried.add(candidate + " (no token_endpoint)");
-          continue;
-        }
-        URI uri = URI.create(token);
-        requireSafe(uri);
-        return uri;
+        doc = getJson(candidate);
       } catch (RuntimeException e) {
         tried.add(candidate + " (" + e.getMessage() + ")");
+        continue;
+      }
+      if (!doc.path("issuer").asString("").equals(issuer.toString())) {
+        // A document about another issuer is an attack or a mistake; either way not ours,
+        // and no other document of this server is trusted after it.
+        throw new IllegalStateException("the metadata at " + candidate + " names the issuer "
+            + dev.keel.mcp.core.Text.safe(doc.path("issuer").asString("(none)")) + ", not "
+            + issuer);
+      }
+      return fromMetadata(issuer.toString(), doc, candidate);
+    }
+    throw new IllegalStateException("no metadata for the authorization server " + issuer
+        + "; tried " + String.join(", ", tried));
+  }
+
+  private AuthServer legacyServer(String origin) {
+    URI wellKnown = URI.create(origin + "/.well-known/oauth-authorization-server");
+    JsonNode doc;
+    try {
+      doc = getJson(wellKnown);
+    } catch (RuntimeException e) {
+      // no metadata at all: the 2025-03-26 default endpoints, with PKCE as the spec requires
+      return new AuthServer(origin, URI.create(origin + "/authorize"),
+          URI.create(origin + "/token"), URI.create(origin + "/register"), List.of("S256"),
+          false, null, false, null, false);
+    }
+    // 2025-03-26 knew no issuer check; a document the server's own origin serves may name an
+    // issuer under that origin (often with a path), but never one elsewhere.
+    String issuer = doc.path("issuer").asString("");
+    if (!issuer.equals(origin) && !issuer.startsWith(origin + "/")) {
+      throw new IllegalStateException("the metadata at " + wellKnown + " names the issuer "
+          + dev.keel.mcp.core.Text.safe(issuer) + ", not " + origin);
+    }
+    return fromMetadata(issuer, doc, wellKnown);
+  }
+
+  private static AuthServer fromMetadata(String issuer, JsonNode doc, URI where) {
+    URI token = endpoint(doc, "token_endpoint", where);
+    if (token == null) {
+      throw new IllegalStateException("the metadata at " + where + " names no token_endpoint");
+    }
+    return new AuthServer(issuer, endpoint(doc, "authorization_endpoint", where), token,
+        endpoint(doc, "registration_endpoint", where),
+        strings(doc.get("code_challenge_methods_supported")),
+        doc.path("authorization_response_iss_parameter_supported").asBoolean(false),
+        strings(doc.get("scopes_supported")),
+        doc.path("client_id_metadata_document_supported").asBoolean(false),
+        strings(doc.get("token_endpoint_auth_methods_supported")), true);
+  }
+
+  private static URI endpoint(JsonNode doc, String field, URI where) {
+    String value = doc.path(field).asString("");
+    if (value.isEmpty()) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = URI.create(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("the metadata at " + where + " has a malformed " + field);
+    }
+    requireSafe(uri);
+    return uri;
+  }
+
+  private static List<String> strings(JsonNode array) {
+    if (array == null || !array.isArray()) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode n : array) {
+      if (n.isString()) {
+        out.add(n.stringValue());
       }
     }
-    throw new IllegalStateException("no metadata of " + issuer + " names a token endpoint; "
-        + "tried " + String.join(", ", tried));
+    return List.copyOf(out);
   }
 
   /** RFC 9728 §3.3: the metadata's resource must be the server's URL or a prefix of it. */
@@ -183,6 +290,36 @@ public final class OAuthDiscovery {
       throw new IllegalStateException("the authorization server refused the token request: "
           + dev.keel.mcp.core.Text.safe(json.path("error").asString("HTTP "
           + response.statusCode())));
+    }
+    return json;
+  }
+
+  /**
+   * Registers a client (RFC 7591) and returns the registration.
+   *
+   * @throws IllegalStateException with the authorization server's error code
+   */
+  public ObjectNode register(URI uri, ObjectNode metadata) {
+    requireSafe(uri);
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
+        .header("Accept", "application/json").header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(metadata.toString())).build();
+    HttpResponse<InputStream> response = send(request, uri);
+    String body = read(response, uri);
+    ObjectNode json;
+    try {
+      json = McpJson.standard().parseObject(body);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(uri + " answered HTTP " + response.statusCode()
+          + " without JSON");
+    }
+    if (response.statusCode() != 200 && response.statusCode() != 201) {
+      throw new IllegalStateException("the authorization server refused the registration: "
+          + dev.keel.mcp.core.Text.safe(json.path("error").asString("HTTP "
+          + response.statusCode())));
+    }
+    if (json.path("client_id").asString("").isEmpty()) {
+      throw new IllegalStateException("the registration at " + uri + " returned no client_id");
     }
     return json;
   }
