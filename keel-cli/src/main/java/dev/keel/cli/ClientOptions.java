@@ -38,6 +38,11 @@ final class ClientOptions {
       description = "Send 'Authorization: Bearer TOKEN' (default: $MCP_BEARER_TOKEN).")
   String bearer;
 
+  @Option(names = "--token-store", paramLabel = "FILE", defaultValue = "${env:KEEL_TOKEN_STORE}",
+      description = "Tokens kept by 'keel login' (default: $KEEL_TOKEN_STORE or "
+          + "~/.keel/tokens.json).")
+  java.nio.file.Path tokenStore;
+
   @Option(names = "--json", description = "Print the raw JSON result, for scripts.")
   boolean json;
 
@@ -116,8 +121,16 @@ final class ClientOptions {
           throw new ParameterException(spec.commandLine(), e.getMessage());
         }
       }
+      boolean authorization = headers.stream().anyMatch(h -> h.regionMatches(true, 0,
+          "Authorization:", 0, 14));
       if (bearer != null && !bearer.isEmpty()) {
         b.bearer(bearer);
+      } else if (!authorization) {
+        dev.keel.mcp.client.OAuthAuthorizationCode kept =
+            TokenStores.kept(tokenStore, target.url());
+        if (kept != null) {
+          b.oauth(kept);
+        }
       }
       transport = b.build();
     } else {

@@ -52,9 +52,12 @@ final class KeelProcess implements AutoCloseable {
     return fixtures(new String[0]);
   }
 
-  /** Starts {@code keel fixtures --port 0} with {@code extra} options. */
+  /** Starts {@code keel fixtures} with {@code extra} options (and {@code --port 0} unless they name one). */
   static KeelProcess fixtures(String... extra) throws IOException, InterruptedException {
-    List<String> args = new java.util.ArrayList<>(List.of("fixtures", "--port", "0"));
+    List<String> args = new java.util.ArrayList<>(List.of("fixtures"));
+    if (!List.of(extra).contains("--port")) {
+      args.addAll(List.of("--port", "0"));
+    }
     args.addAll(List.of(extra));
     ProcessBuilder pb = new ProcessBuilder(command(args.toArray(String[]::new)))
         .redirectError(ProcessBuilder.Redirect.INHERIT);

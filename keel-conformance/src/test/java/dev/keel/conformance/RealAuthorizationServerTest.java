@@ -44,7 +44,7 @@ import tools.jackson.databind.JsonNode;
  */
 class RealAuthorizationServerTest {
 
-  private static Process authServer;
+  private static AuthServerProcess authServer;
   private static URI issuer;
   private static URI resource;
   private static McpServer server;
@@ -58,41 +58,8 @@ class RealAuthorizationServerTest {
       port = probe.getLocalPort();
     }
     resource = URI.create("http://127.0.0.1:" + port + "/mcp");
-    Path fixture = Path.of("../keel-authserver-fixture/target").toAbsolutePath().normalize();
-    try (var jars = Files.list(fixture)) {
-      Path jar = jars.filter(p -> p.getFileName().toString().endsWith(".jar")).findFirst()
-          .orElseThrow(() -> new IllegalStateException("build keel-authserver-fixture first"));
-      authServer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-Xmx256m", "-cp", jar + java.io.File.pathSeparator + fixture.resolve("lib")
-          + "/*", "dev.keel.fixture.authserver.AuthServerMain", "--keel.resource=" + resource)
-          .redirectErrorStream(true).start();
-    }
-    BufferedReader out = new BufferedReader(new InputStreamReader(authServer.getInputStream(),
-        StandardCharsets.UTF_8));
-    String line;
-    String listening = null;
-    StringBuilder seen = new StringBuilder();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline && (line = out.readLine()) != null) {
-      seen.append(line).append('\n');
-      if (line.startsWith("listening on ")) {
-        listening = line.substring("listening on ".length()).strip();
-        break;
-      }
-    }
-    assertThat(listening).as("the authorization server started:%n%s", seen).isNotNull();
-    Thread drain = new Thread(() -> {
-      try {
-        while (out.readLine() != null) {
-          // keep its output from filling the pipe
-        }
-      } catch (java.io.IOException ignored) {
-        // it ended
-      }
-    }, "authserver-output");
-    drain.setDaemon(true);
-    drain.start();
-    issuer = URI.create(listening);
+    authServer = AuthServerProcess.start(resource);
+    issuer = authServer.issuer();
     server = McpServer.builder().name("protected").version("1")
         .tool(Tool.builder("whoami").description("Names the caller").build(),
             (ctx, args) -> CallToolResult.text(ctx.principal().id()))
@@ -116,10 +83,7 @@ class RealAuthorizationServerTest {
       server.close();
     }
     if (authServer != null) {
-      authServer.destroy();
-      if (!authServer.waitFor(20, TimeUnit.SECONDS)) {
-        authServer.destroyForcibly();
-      }
+      authServer.close();
     }
   }
 
@@ -183,6 +147,10 @@ class RealAuthorizationServerTest {
 
   static HttpResponse<String> initialize(String token) throws Exception {
     return post(http.endpoint(), token, null, null, null, INITIALIZE);
+  }
+
+  static JsonNode json(String text) {
+    return McpJson.standard().parse(text);
   }
 
   static JsonNode json(HttpResponse<String> r) {
@@ -403,6 +371,54 @@ class RealAuthorizationServerTest {
       CallToolResult result = client.callTool("whoami", McpJson.object());
       assertThat(((dev.keel.mcp.core.schema.TextContent) result.content().get(0)).text())
           .isEqualTo("bob");
+    }
+  }
+
+  @Test
+  void aPersonSignsInThroughTheKeelClientAndItsRefreshTokenRotates() throws Exception {
+    dev.keel.mcp.client.OAuthTokenStore store = dev.keel.mcp.client.OAuthTokenStore.inMemory();
+    java.util.concurrent.atomic.AtomicInteger signIns =
+        new java.util.concurrent.atomic.AtomicInteger();
+    dev.keel.mcp.client.OAuthUserStep person = new dev.keel.mcp.client.OAuthUserStep() {
+      @Override
+      public URI redirectUri() {
+        return URI.create("http://127.0.0.1:1/callback");
+      }
+
+      @Override
+      public URI authorize(URI request) {
+        signIns.incrementAndGet();
+        assertThat(request.getQuery()).contains("code_challenge_method=S256")
+            .contains("resource=" + resource).contains("state=");
+        try {
+          return BrowserStandIn.signIn(request, "alice", "alice-password",
+              "http://127.0.0.1:1/callback");
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    dev.keel.mcp.client.OAuthAuthorizationCode flow =
+        dev.keel.mcp.client.OAuthAuthorizationCode.builder(person)
+            .client("keel-cli-brief", "keel-cli-brief-secret").tokenStore(store).build();
+    try (dev.keel.mcp.client.McpClient client = dev.keel.mcp.client.McpClient.builder(
+        dev.keel.mcp.client.StreamableHttpTransport.builder(http.endpoint()).oauth(flow)
+            .build()).connect()) {
+      CallToolResult first = client.callTool("whoami", McpJson.object());
+      assertThat(((dev.keel.mcp.core.schema.TextContent) first.content().get(0)).text())
+          .as("the person, not the client").isEqualTo("alice");
+      String before = json(store.get("tokens " + http.endpoint()).orElseThrow())
+          .path("refresh_token").asString();
+      assertThat(before).isNotEmpty();
+      Thread.sleep(3_000); // the access token lives two seconds
+      CallToolResult second = client.callTool("whoami", McpJson.object());
+      assertThat(((dev.keel.mcp.core.schema.TextContent) second.content().get(0)).text())
+          .isEqualTo("alice");
+      String after = json(store.get("tokens " + http.endpoint()).orElseThrow())
+          .path("refresh_token").asString();
+      assertThat(after).as("a rotated refresh token replaced the used one")
+          .isNotEmpty().isNotEqualTo(before);
+      assertThat(signIns.get()).as("the refresh needed no second sign-in").isEqualTo(1);
     }
   }
 }

@@ -52,7 +52,8 @@ import tools.jackson.databind.node.ObjectNode;
  * and those the challenge names (the transport bounds how often); an expired token is renewed
  * with its refresh token when there is one (a rotated refresh token replaces the old); a server
  * whose authorization server changed gets a new identity from the new one. Tokens and
- * registrations live in an {@link OAuthTokenStore}; no token, code, verifier or secret is ever
+ * registrations (a pre-registered client's too, so that a later run with only the store can
+ * refresh) live in an {@link OAuthTokenStore}; no token, code, verifier or secret is ever
  * logged or put into an exception message.
  *
  * <pre>{@code
@@ -110,6 +111,30 @@ public final class OAuthAuthorizationCode {
   /** Starts a flow whose user-facing step is {@code user}. */
   public static Builder builder(OAuthUserStep user) {
     return new Builder(user);
+  }
+
+  /**
+   * Returns whether a token for {@code server} is kept, live or renewable with a refresh
+   * token: whether requests to it will be authorized without asking the user.
+   */
+  public boolean authorized(URI server) {
+    lock.lock();
+    try {
+      Grant g = grant(server);
+      return g != null && (g.live() || g.refresh() != null);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Forgets the tokens kept for {@code server} (not the client's registration). */
+  public void signOut(URI server) {
+    lock.lock();
+    try {
+      forget(server);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The transport's view of this flow. */
@@ -310,6 +335,12 @@ public final class OAuthAuthorizationCode {
    */
   private ClientAuth identity(OAuthDiscovery.AuthServer as, URI redirect) {
     if (clientId != null) {
+      // kept with the issuer, so that a later run that knows only the store can refresh
+      ObjectNode saved = McpJson.object().put("client_id", clientId);
+      if (clientSecret != null) {
+        saved.put("client_secret", clientSecret);
+      }
+      store.put(clientKey(as.issuer()), saved.toString());
       return ClientAuth.choose(clientId, clientSecret, null, as.tokenAuthMethods());
     }
     if (clientMetadataUrl != null && as.clientIdMetadataDocuments()) {
