@@ -63,6 +63,10 @@ class RealAuthorizationServerTest {
     server = McpServer.builder().name("protected").version("1")
         .tool(Tool.builder("whoami").description("Names the caller").build(),
             (ctx, args) -> CallToolResult.text(ctx.principal().id()))
+        .resource(dev.keel.mcp.core.schema.Resource.of("test://ledger", "ledger", null,
+            "text/plain"), (ctx, uri) -> dev.keel.mcp.core.schema.ReadResourceResult.of(
+                dev.keel.mcp.core.schema.ResourceContents.text(uri, "text/plain", "ledger")),
+            "mcp:admin")
         .tool(Tool.builder("slow").description("A task").build(),
             ToolOptions.defaults().withTaskSupport(TaskSupport.OPTIONAL), (ctx, args) -> {
               Thread.sleep(300);
@@ -223,6 +227,14 @@ class RealAuthorizationServerTest {
     assertThat(r.statusCode()).isEqualTo(403);
     assertThat(r.headers().firstValue("WWW-Authenticate").orElseThrow())
         .contains("error=\"insufficient_scope\"").contains("scope=\"mcp:tools\"");
+    // a resource of its own scope: alice's token has mcp:tools, not mcp:admin
+    HttpResponse<String> read = post(http.endpoint(), token("alice"), null, "resources/read",
+        "test://ledger", "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\","
+            + "\"params\":{\"uri\":\"test://ledger\"," + meta("{}") + "}}");
+    assertThat(read.statusCode()).as(read.body()).isEqualTo(403);
+    assertThat(read.headers().firstValue("WWW-Authenticate").orElseThrow())
+        .contains("error=\"insufficient_scope\"").contains("mcp:admin");
+    assertThat(read.body()).doesNotContain("ledger\"");
   }
 
   @Test

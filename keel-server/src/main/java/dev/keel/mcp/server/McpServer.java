@@ -390,25 +390,58 @@ public interface McpServer extends AutoCloseable {
       return this;
     }
 
-    /** Registers a resource under a fixed URI. */
-    public Builder resource(Resource resource, ResourceHandler handler) {
+    /**
+     * Registers a resource under a fixed URI. With {@code requiredScopes}, only callers whose
+     * OAuth token grants all of them see it in {@code resources/list} and may read or subscribe
+     * to it (over HTTP others get 403 {@code insufficient_scope} naming them); principals
+     * without scopes (API keys, local use) are not restricted, as for tools.
+     */
+    public Builder resource(Resource resource, ResourceHandler handler,
+        String... requiredScopes) {
       registrations.add(new Registration.OfResource(Objects.requireNonNull(resource, "resource"),
-          Objects.requireNonNull(handler, "handler")));
+          Objects.requireNonNull(handler, "handler"), scopes(requiredScopes)));
       return this;
     }
 
-    /** Registers a resource template (RFC 6570 level 1: {@code {name}} variables). */
-    public Builder resourceTemplate(ResourceTemplate template, ResourceTemplateHandler handler) {
+    /**
+     * Registers a resource template (RFC 6570 level 1: {@code {name}} variables), optionally
+     * only for callers granted {@code requiredScopes} (see {@link #resource}).
+     */
+    public Builder resourceTemplate(ResourceTemplate template, ResourceTemplateHandler handler,
+        String... requiredScopes) {
       registrations.add(new Registration.OfTemplate(Objects.requireNonNull(template, "template"),
-          Objects.requireNonNull(handler, "handler")));
+          Objects.requireNonNull(handler, "handler"), scopes(requiredScopes)));
       return this;
     }
 
-    /** Registers a prompt. */
-    public Builder prompt(Prompt prompt, PromptHandler handler) {
+    /**
+     * Registers a prompt, optionally only for callers granted {@code requiredScopes} (listed,
+     * and gettable, by them alone; see {@link #resource}).
+     */
+    public Builder prompt(Prompt prompt, PromptHandler handler, String... requiredScopes) {
       registrations.add(new Registration.OfPrompt(Objects.requireNonNull(prompt, "prompt"),
-          Objects.requireNonNull(handler, "handler")));
+          Objects.requireNonNull(handler, "handler"), scopes(requiredScopes)));
       return this;
+    }
+
+    /** Registers a resource under a fixed URI that anyone may read. */
+    public Builder resource(Resource resource, ResourceHandler handler) {
+      return resource(resource, handler, new String[0]);
+    }
+
+    /** Registers a resource template that anyone may read through. */
+    public Builder resourceTemplate(ResourceTemplate template, ResourceTemplateHandler handler) {
+      return resourceTemplate(template, handler, new String[0]);
+    }
+
+    /** Registers a prompt that anyone may get. */
+    public Builder prompt(Prompt prompt, PromptHandler handler) {
+      return prompt(prompt, handler, new String[0]);
+    }
+
+    /** The same rule as tools' scopes: one token each, no spaces or quotes. */
+    private static java.util.Set<String> scopes(String... values) {
+      return ToolOptions.defaults().withRequiredScopes(values).requiredScopes();
     }
 
     /** Registers argument completion for a prompt or a resource template. */

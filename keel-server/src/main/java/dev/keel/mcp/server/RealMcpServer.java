@@ -156,15 +156,15 @@ final class RealMcpServer implements McpServer, ServerEngine {
           throw new IllegalArgumentException("resource registered twice: "
               + res.resource().uri());
         }
-        registry.putResource(new ResourceEntry(res.resource(), res.handler()));
+        registry.putResource(new ResourceEntry(res.resource(), res.handler(), res.scopes()));
       } else if (r instanceof Registration.OfTemplate t) {
         registry.putTemplate(new TemplateEntry(t.template(),
-            UriTemplate.parse(t.template().uriTemplate()), t.handler()));
+            UriTemplate.parse(t.template().uriTemplate()), t.handler(), t.scopes()));
       } else if (r instanceof Registration.OfPrompt p) {
         if (registry.prompt(p.prompt().name()).isPresent()) {
           throw new IllegalArgumentException("prompt registered twice: " + p.prompt().name());
         }
-        registry.putPrompt(new PromptEntry(p.prompt(), p.handler()));
+        registry.putPrompt(new PromptEntry(p.prompt(), p.handler(), p.scopes()));
       } else if (r instanceof Registration.OfCompletion c) {
         registry.putCompletion(c.ref(), c.handler());
       }

@@ -13,12 +13,14 @@ sealed interface Registration {
 
   record OfAnnotated(Object instance) implements Registration {}
 
-  record OfResource(Resource resource, ResourceHandler handler) implements Registration {}
-
-  record OfTemplate(ResourceTemplate template, ResourceTemplateHandler handler)
+  record OfResource(Resource resource, ResourceHandler handler, java.util.Set<String> scopes)
       implements Registration {}
 
-  record OfPrompt(Prompt prompt, PromptHandler handler) implements Registration {}
+  record OfTemplate(ResourceTemplate template, ResourceTemplateHandler handler,
+      java.util.Set<String> scopes) implements Registration {}
+
+  record OfPrompt(Prompt prompt, PromptHandler handler, java.util.Set<String> scopes)
+      implements Registration {}
 
   record OfCompletion(CompletionReference ref, CompletionHandler handler)
       implements Registration {}

@@ -26,6 +26,8 @@ import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.ClientCapabilities;
 import dev.keel.mcp.server.ToolOptions;
 import dev.keel.mcp.server.internal.mrtr.InputRequiredSignal;
+import dev.keel.mcp.server.internal.registry.PromptEntry;
+import dev.keel.mcp.server.internal.registry.ResourceEntry;
 import dev.keel.mcp.server.internal.registry.ToolEntry;
 import java.time.Duration;
 import java.util.Map;
@@ -158,7 +160,7 @@ public final class Dispatcher {
       }
     }
     Route route = refused.isPresent() ? null : new Route(McpMethod.of(request.method())
-        .orElseThrow(), handler, tool.orElse(null));
+        .orElseThrow(), handler, tool.orElse(null), requiredScopes(request, tool));
     return new RealServerCall(this, handlers, admissions, edge, request,
         refused.isPresent() ? refused : null, view, route);
   }
@@ -340,6 +342,43 @@ public final class Dispatcher {
   private boolean served(String method, Era era) {
     return McpMethod.of(method).map(m -> m.in(era) && m.sender() != McpMethod.Sender.SERVER
         && m != McpMethod.INITIALIZE).orElse(false);
+  }
+
+  /**
+   * The scopes the feature a request names needs: the tool's, the resource's (or the first
+   * matching template's, as a read would pick it) or the prompt's. Found once, here, so the
+   * transport can answer 403 before anything runs.
+   */
+  private java.util.Set<String> requiredScopes(JsonRpcRequest request,
+      Optional<ToolEntry> tool) {
+    if (tool.isPresent()) {
+      return tool.get().options().requiredScopes();
+    }
+    JsonNode params = request.params();
+    if (params == null) {
+      return java.util.Set.of();
+    }
+    switch (request.method()) {
+      case "resources/read", "resources/subscribe" -> {
+        JsonNode uri = params.get("uri");
+        if (uri == null || !uri.isString()
+            || uri.stringValue().length() > ResourceMethods.MAX_URI) {
+          return java.util.Set.of();
+        }
+        String u = uri.stringValue();
+        return core.registry().resource(u).map(ResourceEntry::requiredScopes)
+            .orElseGet(() -> core.registry().firstTemplate(t -> t.uriTemplate().match(u)
+                .map(vars -> t.requiredScopes())).orElse(java.util.Set.of()));
+      }
+      case "prompts/get" -> {
+        JsonNode name = params.get("name");
+        return name != null && name.isString() ? core.registry().prompt(name.stringValue())
+            .map(PromptEntry::requiredScopes).orElse(java.util.Set.of()) : java.util.Set.of();
+      }
+      default -> {
+        return java.util.Set.of();
+      }
+    }
   }
 
   private Optional<ToolEntry> toolOf(JsonRpcRequest request) {

@@ -19,7 +19,9 @@ final class PromptMethods {
 
   static JsonNode list(RealRequestContext ctx, ObjectNode params) {
     ServerCore core = ctx.core();
-    List<Prompt> all = core.registry().prompts().stream().map(PromptEntry::prompt).toList();
+    List<Prompt> all = core.registry().prompts().stream()
+        .filter(p -> ctx.principal().grants(p.requiredScopes())).map(PromptEntry::prompt)
+        .toList();
     Cursors.Page<Prompt> page = Cursors.page(all, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(new ListPromptsResult(page.items(), page.nextCursor(), null));
   }

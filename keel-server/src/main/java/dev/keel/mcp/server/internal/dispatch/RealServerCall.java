@@ -88,10 +88,10 @@ public final class RealServerCall implements ServerCall {
 
   @Override
   public Set<String> missingScopes() {
-    if (route == null || route.tool() == null) {
+    if (route == null) {
       return Set.of();
     }
-    Set<String> required = route.tool().options().requiredScopes();
+    Set<String> required = route.requiredScopes();
     if (edge.principal().grants(required)) {
       return Set.of();
     }

@@ -28,7 +28,8 @@ final class ResourceMethods {
 
   static JsonNode list(RealRequestContext ctx, ObjectNode params) {
     ServerCore core = ctx.core();
-    List<Resource> all = core.registry().resources().stream().map(ResourceEntry::resource)
+    List<Resource> all = core.registry().resources().stream()
+        .filter(r -> ctx.principal().grants(r.requiredScopes())).map(ResourceEntry::resource)
         .toList();
     Cursors.Page<Resource> page = Cursors.page(all, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(new ListResourcesResult(page.items(), page.nextCursor(), null));
@@ -37,7 +38,8 @@ final class ResourceMethods {
   static JsonNode templates(RealRequestContext ctx, ObjectNode params) {
     ServerCore core = ctx.core();
     List<ResourceTemplate> all = core.registry().templates().stream()
-        .map(TemplateEntry::template).toList();
+        .filter(t -> ctx.principal().grants(t.requiredScopes())).map(TemplateEntry::template)
+        .toList();
     Cursors.Page<ResourceTemplate> page =
         Cursors.page(all, Cursors.cursorOf(params), core.pageSize());
     return core.json().toTree(

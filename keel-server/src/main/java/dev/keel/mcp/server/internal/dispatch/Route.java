@@ -12,8 +12,10 @@ import dev.keel.mcp.server.internal.registry.ToolEntry;
  * @param method the protocol method
  * @param handler its handler
  * @param tool the tool a {@code tools/call} names, or null (unknown tools fail in the handler)
+ * @param requiredScopes the scopes the named tool, resource, template or prompt needs
  */
-record Route(McpMethod method, MethodHandler handler, ToolEntry tool) {
+record Route(McpMethod method, MethodHandler handler, ToolEntry tool,
+    java.util.Set<String> requiredScopes) {
 
   /** Returns the options of the tool, or the defaults. */
   ToolOptions options() {

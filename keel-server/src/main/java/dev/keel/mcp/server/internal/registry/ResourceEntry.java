@@ -8,5 +8,19 @@ import dev.keel.mcp.server.ResourceHandler;
  *
  * @param resource the resource as listed
  * @param handler what reads it
+ * @param requiredScopes the OAuth scopes a caller needs to see and read it
  */
-public record ResourceEntry(Resource resource, ResourceHandler handler) {}
+public record ResourceEntry(Resource resource, ResourceHandler handler,
+    java.util.Set<String> requiredScopes) {
+
+  /** Copies the scopes; none means anyone may read it. */
+  public ResourceEntry {
+    requiredScopes = requiredScopes == null ? java.util.Set.of()
+        : java.util.Set.copyOf(requiredScopes);
+  }
+
+  /** A resource anyone may read. */
+  public ResourceEntry(Resource resource, ResourceHandler handler) {
+    this(resource, handler, java.util.Set.of());
+  }
+}

@@ -9,6 +9,14 @@ import dev.keel.mcp.server.ResourceTemplateHandler;
  * @param template the template as listed
  * @param uriTemplate its parsed URI template
  * @param handler what reads matching resources
+ * @param requiredScopes the OAuth scopes a caller needs to see it and read through it
  */
 public record TemplateEntry(ResourceTemplate template, UriTemplate uriTemplate,
-    ResourceTemplateHandler handler) {}
+    ResourceTemplateHandler handler, java.util.Set<String> requiredScopes) {
+
+  /** Copies the scopes; none means anyone may read through it. */
+  public TemplateEntry {
+    requiredScopes = requiredScopes == null ? java.util.Set.of()
+        : java.util.Set.copyOf(requiredScopes);
+  }
+}
