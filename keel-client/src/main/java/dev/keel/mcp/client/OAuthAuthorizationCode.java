@@ -207,6 +207,7 @@ public final class OAuthAuthorizationCode {
       requested.add("offline_access");
     }
     URI redirect = user.redirectUri();
+    requireRedirect(redirect);
     ClientAuth client = identity(as, redirect);
     String verifier = Secrets.codeVerifier();
     String state = Secrets.random(24);
@@ -224,21 +225,23 @@ public final class OAuthAuthorizationCode {
     URI request = URI.create(endpoint + (endpoint.contains("?") ? "&" : "?") + query);
     URI back = user.authorize(request);
     Map<String, String> answer = query(back);
-    if (answer.containsKey("error")) {
-      throw new IllegalStateException("the authorization server refused: "
-          + Text.safe(answer.get("error")));
-    }
-    if (!state.equals(answer.get("state"))) {
-      throw new IllegalStateException("the redirect's state does not match the request's");
-    }
+    // The issuer first: an answer (even an error) from another issuer is a mix-up attack, and
+    // nothing of it is shown.
     String iss = answer.get("iss");
     if (iss != null && !iss.equals(as.issuer())) {
-      throw new IllegalStateException("the redirect names the issuer " + Text.safe(iss)
-          + ", not " + as.issuer() + " (RFC 9207)");
+      throw new IllegalStateException("the redirect names another issuer than "
+          + as.issuer() + " (RFC 9207); it was ignored");
     }
     if (iss == null && as.issParameter()) {
       throw new IllegalStateException("the authorization server advertises the iss parameter "
           + "but its redirect has none (RFC 9207)");
+    }
+    if (!state.equals(answer.get("state"))) {
+      throw new IllegalStateException("the redirect's state does not match the request's");
+    }
+    if (answer.containsKey("error")) {
+      throw new IllegalStateException("the authorization server refused: "
+          + Text.safe(answer.get("error")));
     }
     String code = answer.get("code");
     if (code == null || code.isEmpty()) {
@@ -404,6 +407,19 @@ public final class OAuthAuthorizationCode {
     }
     return ClientAuth.choose(registered, j.path("client_secret").asString(null),
         j.path("token_endpoint_auth_method").asString(null), as.tokenAuthMethods());
+  }
+
+  /** The MCP specification's rule for redirect URIs: loopback, or https. */
+  private static void requireRedirect(URI redirect) {
+    String scheme = redirect.getScheme() == null ? "" : redirect.getScheme().toLowerCase(
+        java.util.Locale.ROOT);
+    String host = redirect.getHost() == null ? "" : redirect.getHost();
+    boolean loopback = host.equals("localhost") || host.equals("127.0.0.1")
+        || host.equals("[::1]") || host.equals("::1");
+    if (!(scheme.equals("https") || (scheme.equals("http") && loopback))) {
+      throw new IllegalArgumentException("a redirect URI must be https or http to loopback: "
+          + redirect);
+    }
   }
 
   private static String tokenKey(URI server) {

@@ -53,6 +53,8 @@ public final class OAuthResourceServer implements Authenticator {
   private final URI issuer;
   private final URI resource;
   private final Set<String> requiredScopes;
+  private static final String OFFLINE_ACCESS = "offline_access";
+
   private final Set<String> scopesSupported;
   private final String resourceName;
   private final AccessTokens tokens;
@@ -63,6 +65,7 @@ public final class OAuthResourceServer implements Authenticator {
     this.requiredScopes = Set.copyOf(b.requiredScopes);
     Set<String> supported = new LinkedHashSet<>(b.scopesSupported);
     supported.addAll(b.requiredScopes);
+    supported.remove(OFFLINE_ACCESS);
     this.scopesSupported = Set.copyOf(supported);
     this.resourceName = b.resourceName;
     this.tokens = new AccessTokens(b.issuer, b.jwksUri,
@@ -261,11 +264,21 @@ public final class OAuthResourceServer implements Authenticator {
 
     /** Sets scopes every request's token must grant (403 {@code insufficient_scope} else). */
     public Builder requiredScopes(String... scopes) {
+      for (String scope : scopes) {
+        if (scope.equals(OFFLINE_ACCESS)) {
+          // a client asks the authorization server for it; a resource never needs it
+          throw new IllegalArgumentException("offline_access is not a scope a resource can "
+              + "require; clients ask the authorization server for it");
+        }
+      }
       requiredScopes.addAll(List.of(scopes));
       return this;
     }
 
-    /** Adds scopes the metadata lists as supported (the required ones always are). */
+    /**
+     * Adds scopes the metadata lists as supported (the required ones always are;
+     * {@code offline_access} never is, as the 2026-07-28 revision asks).
+     */
     public Builder scopesSupported(String... scopes) {
       scopesSupported.addAll(List.of(scopes));
       return this;

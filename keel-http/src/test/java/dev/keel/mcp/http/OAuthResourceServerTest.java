@@ -315,4 +315,14 @@ class OAuthResourceServerTest {
         URI.create("http://auth.example.com/"), resource).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("https");
   }
+
+  @Test
+  void offlineAccessIsNeverRequiredNorAdvertised() {
+    assertThatThrownBy(() -> OAuthResourceServer.builder(as.issuer, resource)
+        .requiredScopes("mcp:tools", "offline_access"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("offline_access");
+    OAuthResourceServer rs = OAuthResourceServer.builder(as.issuer, resource)
+        .scopesSupported("mcp:read", "offline_access").build();
+    assertThat(rs.metadataJson()).contains("mcp:read").doesNotContain("offline_access");
+  }
 }
