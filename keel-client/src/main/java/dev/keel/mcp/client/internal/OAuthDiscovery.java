@@ -277,7 +277,17 @@ public final class OAuthDiscovery {
     if (basicAuth != null) {
       b.header("Authorization", "Basic " + basicAuth);
     }
-    HttpResponse<InputStream> response = send(b.build(), uri);
+    return answer(send(b.build(), uri), uri, "the token request", false);
+  }
+
+  /**
+   * Reads an authorization server's JSON answer.
+   *
+   * @throws IllegalStateException naming its error code (never anything else it said) when it
+   *     refused {@code what}
+   */
+  private static ObjectNode answer(HttpResponse<InputStream> response, URI uri, String what,
+      boolean created) {
     String body = read(response, uri);
     ObjectNode json;
     try {
@@ -286,10 +296,10 @@ public final class OAuthDiscovery {
       throw new IllegalStateException(uri + " answered HTTP " + response.statusCode()
           + " without JSON");
     }
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("the authorization server refused the token request: "
-          + dev.keel.mcp.core.Text.safe(json.path("error").asString("HTTP "
-          + response.statusCode())));
+    int status = response.statusCode();
+    if (status != 200 && !(created && status == 201)) {
+      throw new IllegalStateException("the authorization server refused " + what + ": "
+          + dev.keel.mcp.core.Text.safe(json.path("error").asString("HTTP " + status)));
     }
     return json;
   }
@@ -304,20 +314,7 @@ public final class OAuthDiscovery {
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Accept", "application/json").header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(metadata.toString())).build();
-    HttpResponse<InputStream> response = send(request, uri);
-    String body = read(response, uri);
-    ObjectNode json;
-    try {
-      json = McpJson.standard().parseObject(body);
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(uri + " answered HTTP " + response.statusCode()
-          + " without JSON");
-    }
-    if (response.statusCode() != 200 && response.statusCode() != 201) {
-      throw new IllegalStateException("the authorization server refused the registration: "
-          + dev.keel.mcp.core.Text.safe(json.path("error").asString("HTTP "
-          + response.statusCode())));
-    }
+    ObjectNode json = answer(send(request, uri), uri, "the registration", true);
     if (json.path("client_id").asString("").isEmpty()) {
       throw new IllegalStateException("the registration at " + uri + " returned no client_id");
     }
