@@ -105,7 +105,7 @@ public final class OAuthAuthorizationCode {
     this.scopes = Set.copyOf(b.scopes);
     this.offlineAccess = b.offlineAccess;
     this.store = b.store;
-    this.discovery = new OAuthDiscovery(b.timeout);
+    this.discovery = new OAuthDiscovery(b.timeout, b.privateNetworks);
   }
 
   /** Starts a flow whose user-facing step is {@code user}. */
@@ -467,6 +467,7 @@ public final class OAuthAuthorizationCode {
     private boolean offlineAccess = true;
     private OAuthTokenStore store = OAuthTokenStore.inMemory();
     private Duration timeout = Duration.ofSeconds(10);
+    private boolean privateNetworks;
 
     private Builder(OAuthUserStep user) {
       this.user = Objects.requireNonNull(user, "user");
@@ -538,6 +539,16 @@ public final class OAuthAuthorizationCode {
     /** Sets where tokens and registrations are kept (default: in memory). */
     public Builder tokenStore(OAuthTokenStore value) {
       this.store = Objects.requireNonNull(value, "tokenStore");
+      return this;
+    }
+
+    /**
+     * Lets metadata name https endpoints on private and link-local addresses too (an
+     * authorization server inside the organisation's network). Off by default: a server, or a
+     * document it points to, must not make the client reach into the network it runs in.
+     */
+    public Builder allowPrivateNetworks(boolean value) {
+      this.privateNetworks = value;
       return this;
     }
 

@@ -57,7 +57,7 @@ public final class OAuthClientCredentials {
         : ClientAuth.secret(b.clientId, b.clientSecret, b.method == AuthMethod.CLIENT_SECRET_POST
             ? ClientAuth.Method.CLIENT_SECRET_POST : ClientAuth.Method.CLIENT_SECRET_BASIC);
     this.scopes = Set.copyOf(b.scopes);
-    this.discovery = new OAuthDiscovery(b.timeout);
+    this.discovery = new OAuthDiscovery(b.timeout, b.privateNetworks);
   }
 
   /** Starts credentials for the client registered as {@code clientId}, with its secret. */
@@ -163,6 +163,7 @@ public final class OAuthClientCredentials {
     private final Set<String> scopes = new LinkedHashSet<>();
     private AuthMethod method = AuthMethod.CLIENT_SECRET_BASIC;
     private Duration timeout = Duration.ofSeconds(10);
+    private boolean privateNetworks;
 
     private Builder(String clientId, String clientSecret, String keyPem, String algorithm) {
       this.clientId = Objects.requireNonNull(clientId, "clientId");
@@ -183,6 +184,16 @@ public final class OAuthClientCredentials {
      */
     public Builder authMethod(AuthMethod value) {
       this.method = Objects.requireNonNull(value, "authMethod");
+      return this;
+    }
+
+    /**
+     * Lets metadata name https endpoints on private and link-local addresses too (an
+     * authorization server inside the organisation's network). Off by default: a server, or a
+     * document it points to, must not make the client reach into the network it runs in.
+     */
+    public Builder allowPrivateNetworks(boolean value) {
+      this.privateNetworks = value;
       return this;
     }
 

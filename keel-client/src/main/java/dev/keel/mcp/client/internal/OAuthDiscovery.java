@@ -69,9 +69,21 @@ public final class OAuthDiscovery {
 
   private final HttpClient http;
   private final Duration timeout;
+  private final boolean privateNetworks;
 
-  /** Creates it with its own HTTP client. */
+  /** Creates it with its own HTTP client; only public addresses over https, or loopback. */
   public OAuthDiscovery(Duration timeout) {
+    this(timeout, false);
+  }
+
+  /**
+   * Creates it with its own HTTP client.
+   *
+   * @param privateNetworks also https to private and link-local addresses (an authorization
+   *     server inside the organisation's network)
+   */
+  public OAuthDiscovery(Duration timeout, boolean privateNetworks) {
+    this.privateNetworks = privateNetworks;
     this.timeout = timeout;
     this.http = HttpClient.newBuilder().connectTimeout(timeout)
         .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -208,7 +220,7 @@ public final class OAuthDiscovery {
     return fromMetadata(issuer, doc, wellKnown);
   }
 
-  private static AuthServer fromMetadata(String issuer, JsonNode doc, URI where) {
+  private AuthServer fromMetadata(String issuer, JsonNode doc, URI where) {
     URI token = endpoint(doc, "token_endpoint", where);
     if (token == null) {
       throw new IllegalStateException("the metadata at " + where + " names no token_endpoint");
@@ -222,7 +234,7 @@ public final class OAuthDiscovery {
         strings(doc.get("token_endpoint_auth_methods_supported")), true);
   }
 
-  private static URI endpoint(JsonNode doc, String field, URI where) {
+  private URI endpoint(JsonNode doc, String field, URI where) {
     String value = doc.path(field).asString("");
     if (value.isEmpty()) {
       return null;
@@ -233,7 +245,7 @@ public final class OAuthDiscovery {
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("the metadata at " + where + " has a malformed " + field);
     }
-    requireSafe(uri);
+    guard(uri);
     return uri;
   }
 
@@ -269,7 +281,7 @@ public final class OAuthDiscovery {
    * @throws IllegalStateException with the authorization server's error code, never a secret
    */
   public ObjectNode postForm(URI uri, String form, String basicAuth) {
-    requireSafe(uri);
+    guard(uri);
     HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Accept", "application/json")
         .header("Content-Type", "application/x-www-form-urlencoded")
@@ -310,7 +322,7 @@ public final class OAuthDiscovery {
    * @throws IllegalStateException with the authorization server's error code
    */
   public ObjectNode register(URI uri, ObjectNode metadata) {
-    requireSafe(uri);
+    guard(uri);
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Accept", "application/json").header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(metadata.toString())).build();
@@ -322,7 +334,7 @@ public final class OAuthDiscovery {
   }
 
   private JsonNode getJson(URI uri) {
-    requireSafe(uri);
+    guard(uri);
     HttpResponse<InputStream> response = send(HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Accept", "application/json").GET().build(), uri);
     String body = read(response, uri);
@@ -355,9 +367,23 @@ public final class OAuthDiscovery {
     }
   }
 
+  /** {@link #requireSafe}, or with private networks allowed only its scheme rule. */
+  public void guard(URI uri) {
+    if (!privateNetworks) {
+      requireSafe(uri);
+      return;
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme.equals("https")) {
+      return;
+    }
+    requireSafe(uri); // http: loopback only, as always
+  }
+
   /**
    * Refuses what a server or a document must not make the client fetch: anything but https or
-   * http to loopback, and private, link-local or any-local addresses over https.
+   * http to loopback, and private (IPv4 private, IPv6 unique-local), link-local or any-local
+   * addresses over https.
    */
   public static void requireSafe(URI uri) {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -377,10 +403,15 @@ public final class OAuthDiscovery {
       }
     } else if (scheme.equals("https") && !address.isSiteLocalAddress()
         && !address.isLinkLocalAddress() && !address.isAnyLocalAddress()
-        && !address.isMulticastAddress()) {
+        && !address.isMulticastAddress() && !uniqueLocal(address)) {
       return;
     }
     throw new IllegalArgumentException("refusing to fetch " + uri + ": only https to public "
         + "addresses, or loopback");
+  }
+
+  /** IPv6 unique-local addresses (fc00::/7), which {@code isSiteLocalAddress} does not cover. */
+  private static boolean uniqueLocal(InetAddress address) {
+    return address instanceof java.net.Inet6Address && (address.getAddress()[0] & 0xfe) == 0xfc;
   }
 }

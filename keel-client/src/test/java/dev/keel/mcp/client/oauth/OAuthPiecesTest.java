@@ -87,4 +87,31 @@ class OAuthPiecesTest {
     assertThatThrownBy(() -> step.authorize(URI.create("https://as.example/authorize")))
         .hasMessageContaining("no redirect came back");
   }
+
+  @Test
+  void urlsAServerNamesMustBeHttpsToPublicAddressesOrLoopback() {
+    for (String refused : new String[] {"http://93.184.215.14/token", "https://10.1.2.3/token",
+        "https://192.168.0.1/token", "https://169.254.169.254/latest/meta-data",
+        "https://[fd00::1]/token", "https://[fe80::1]/token", "https://0.0.0.0/token",
+        "ftp://127.0.0.1/token"}) {
+      assertThatThrownBy(() -> dev.keel.mcp.client.internal.OAuthDiscovery.requireSafe(
+          URI.create(refused))).as(refused).isInstanceOf(IllegalArgumentException.class);
+    }
+    dev.keel.mcp.client.internal.OAuthDiscovery.requireSafe(
+        URI.create("http://127.0.0.1:8080/token"));
+    dev.keel.mcp.client.internal.OAuthDiscovery.requireSafe(
+        URI.create("https://93.184.215.14/token"));
+  }
+
+  @Test
+  void privateNetworksAreReachableOnlyWhenAllowedAndOnlyOverHttps() {
+    URI internal = URI.create("https://10.1.2.3/realms/corp");
+    assertThatThrownBy(() -> new dev.keel.mcp.client.internal.OAuthDiscovery(
+        Duration.ofSeconds(1)).guard(internal)).isInstanceOf(IllegalArgumentException.class);
+    dev.keel.mcp.client.internal.OAuthDiscovery allowed =
+        new dev.keel.mcp.client.internal.OAuthDiscovery(Duration.ofSeconds(1), true);
+    allowed.guard(internal);
+    assertThatThrownBy(() -> allowed.guard(URI.create("http://10.1.2.3/realms/corp")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }
