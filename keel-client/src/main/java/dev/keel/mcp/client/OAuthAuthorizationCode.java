@@ -93,7 +93,8 @@ public final class OAuthAuthorizationCode {
   private final OAuthTokenStore store;
   private final OAuthDiscovery discovery;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Map<String, Grant> grants = new LinkedHashMap<>();
+  // read by every request without the lock, written under it
+  private final Map<String, Grant> grants = new java.util.concurrent.ConcurrentHashMap<>();
 
   private OAuthAuthorizationCode(Builder b) {
     this.user = b.user;
