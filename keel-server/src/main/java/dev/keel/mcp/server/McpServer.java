@@ -116,6 +116,7 @@ public interface McpServer extends AutoCloseable {
     int maxInFlightRequests = 1_024;
     boolean notificationChannels;
     byte[] requestStateKey;
+    RequestStateKeys requestStateKeys;
     final List<byte[]> previousRequestStateKeys = new ArrayList<>();
     Duration requestStateTtl = Duration.ofMinutes(10);
     int maxInputRounds = 16;
@@ -274,6 +275,16 @@ public interface McpServer extends AutoCloseable {
         throw new IllegalArgumentException("previousRequestStateKey needs at least 32 bytes");
       }
       previousRequestStateKeys.add(key.clone());
+      return this;
+    }
+
+    /**
+     * Seals {@code requestState}s with a key ring several nodes share and rotate together
+     * (keel-redis has one); it replaces {@link #requestStateKey} and
+     * {@link #previousRequestStateKey}.
+     */
+    public Builder requestStateKeys(RequestStateKeys ring) {
+      this.requestStateKeys = Objects.requireNonNull(ring, "ring");
       return this;
     }
 

@@ -113,8 +113,10 @@ final class RealMcpServer implements McpServer, ServerEngine {
     this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
         b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
-        new RequestStateSealer(b.requestStateKey, b.previousRequestStateKeys,
-            b.requestStateTtl, Clock.systemUTC(), json),
+        b.requestStateKeys != null
+            ? new RequestStateSealer(b.requestStateKeys, b.requestStateTtl, Clock.systemUTC(), json)
+            : new RequestStateSealer(b.requestStateKey, b.previousRequestStateKeys,
+                b.requestStateTtl, Clock.systemUTC(), json),
         b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0]);
     this.dispatcher = new Dispatcher(core);
     this.admissions = new Semaphore(b.maxInFlightRequests);

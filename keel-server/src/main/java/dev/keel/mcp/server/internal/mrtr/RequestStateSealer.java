@@ -2,6 +2,7 @@ package dev.keel.mcp.server.internal.mrtr;
 
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.server.RequestStateKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -26,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  * payload names the key, the principal (a hash of its fingerprint), the method, a digest of the
  * request's params, an expiry and the answers gathered so far. Opening checks all of them: a
  * tampered, expired, foreign or replayed-elsewhere state is refused with {@code -32602}. Keys
- * rotate: states sealed under an earlier key still open while that key is listed.
+ * rotate: states sealed under an earlier key still open while that key is listed; a state naming
+ * a key this node has not seen makes it ask its ring again (a shared ring rotated elsewhere).
  */
 public final class RequestStateSealer {
 
@@ -35,14 +37,31 @@ public final class RequestStateSealer {
 
   private record Key(String id, SecretKeySpec spec) {}
 
-  private final Key current;
-  private final List<Key> accepted;
+  /** What was derived from one list of the ring: rebuilt only when the ring hands out another. */
+  private record Snapshot(List<byte[]> source, Key current, List<Key> accepted) {}
+
+  private final RequestStateKeys ring;
   private final Duration ttl;
   private final Clock clock;
   private final McpJson json;
+  private volatile Snapshot snapshot;
 
   /**
    * Creates a sealer.
+   *
+   * @param ring the keys; the first seals, all open
+   * @param ttl how long a state stays valid
+   */
+  public RequestStateSealer(RequestStateKeys ring, Duration ttl, Clock clock, McpJson json) {
+    this.ring = java.util.Objects.requireNonNull(ring, "ring");
+    this.ttl = ttl;
+    this.clock = clock;
+    this.json = json;
+    snapshot(ring.keys());
+  }
+
+  /**
+   * Creates a sealer with a fixed ring.
    *
    * @param currentKey the key new states are sealed with (32 bytes or more), or null for a random
    *     key of this process
@@ -51,21 +70,31 @@ public final class RequestStateSealer {
    */
   public RequestStateSealer(byte[] currentKey, List<byte[]> previousKeys, Duration ttl,
       Clock clock, McpJson json) {
-    byte[] key = currentKey;
-    if (key == null) {
-      key = new byte[32];
-      new SecureRandom().nextBytes(key);
+    this(RequestStateKeys.of(currentKey != null ? currentKey : randomKey(), previousKeys), ttl,
+        clock, json);
+  }
+
+  private static byte[] randomKey() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return key;
+  }
+
+  private Snapshot snapshot(List<byte[]> keys) {
+    Snapshot known = snapshot;
+    if (known != null && known.source() == keys) {
+      return known;
     }
-    this.current = key(key);
+    if (keys == null || keys.isEmpty()) {
+      throw new IllegalStateException("the requestState key ring is empty");
+    }
     List<Key> all = new ArrayList<>();
-    all.add(current);
-    for (byte[] previous : previousKeys) {
-      all.add(key(previous));
+    for (byte[] bytes : keys) {
+      all.add(key(bytes));
     }
-    this.accepted = List.copyOf(all);
-    this.ttl = ttl;
-    this.clock = clock;
-    this.json = json;
+    Snapshot fresh = new Snapshot(keys, all.get(0), List.copyOf(all));
+    snapshot = fresh;
+    return fresh;
   }
 
   private static Key key(byte[] bytes) {
@@ -86,6 +115,7 @@ public final class RequestStateSealer {
    */
   public String seal(String fingerprint, String method, String paramsDigest, int round,
       ObjectNode answers) {
+    Key current = snapshot(ring.keys()).current();
     ObjectNode payload = McpJson.object();
     payload.put("k", current.id());
     payload.put("p", sha256(fingerprint).substring(0, 32));
@@ -135,8 +165,15 @@ public final class RequestStateSealer {
     } catch (IllegalArgumentException | tools.jackson.core.JacksonException e) {
       throw invalid();
     }
-    Key key = accepted.stream().filter(k -> k.id().equals(payload.path("k").asString("")))
-        .findFirst().orElseThrow(RequestStateSealer::invalid);
+    String named = payload.path("k").asString("");
+    Key key = find(snapshot(ring.keys()), named);
+    if (key == null) {
+      // sealed on a node that has rotated since this one last looked
+      key = find(snapshot(ring.refresh()), named);
+    }
+    if (key == null) {
+      throw invalid();
+    }
     if (!MessageDigest.isEqual(mac(key, encoded), presentedMac)) {
       throw invalid();
     }
@@ -148,6 +185,15 @@ public final class RequestStateSealer {
       throw invalid();
     }
     return new Opened(payload.path("r").asInt(0), answers);
+  }
+
+  private static Key find(Snapshot keys, String id) {
+    for (Key k : keys.accepted()) {
+      if (k.id().equals(id)) {
+        return k;
+      }
+    }
+    return null;
   }
 
   private static McpException invalid() {
