@@ -127,7 +127,7 @@ final class AgentCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     DatabaseAgent.Builder builder = DatabaseAgent.builder().limits(limits)
-        .allowWrites(allowWrites).schema(schema);
+        .allowWrites(allowWrites).schema(schema).server(server.shared());
     if (config != null) {
       try {
         builder.access(AccessPolicy.load(config));

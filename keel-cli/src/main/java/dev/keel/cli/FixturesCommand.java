@@ -18,6 +18,6 @@ final class FixturesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return server.serve(FixtureServer.create());
+    return server.serve(FixtureServer.create(server.shared()));
   }
 }

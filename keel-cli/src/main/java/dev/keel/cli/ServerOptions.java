@@ -59,6 +59,37 @@ final class ServerOptions {
       description = "A scope every token must grant (repeatable; 403 otherwise).")
   List<String> oauthScopes = new ArrayList<>();
 
+  @Option(names = "--redis", paramLabel = "URI",
+      description = "Share state with the other nodes through this Redis (redis://HOST:PORT); "
+          + "so far the key ring of multi-round-trip requestStates.")
+  String redis;
+
+  private dev.keel.mcp.redis.RedisRequestStateKeys sharedKeys;
+
+  /**
+   * What the options change in the server before it is built: with {@code --redis}, the state
+   * the nodes share. Connects to Redis; a Redis that cannot be reached stops the start.
+   */
+  java.util.function.Consumer<McpServer.Builder> shared() {
+    if (redis == null) {
+      return b -> { };
+    }
+    try {
+      sharedKeys = dev.keel.mcp.redis.RedisRequestStateKeys.builder(redis).build();
+    } catch (RuntimeException e) {
+      throw new ParameterException(spec.commandLine(), "cannot reach --redis " + redis + ": "
+          + dev.keel.mcp.core.Text.safe(e.getMessage()));
+    }
+    return b -> b.requestStateKeys(sharedKeys);
+  }
+
+  /** Closes what {@link #shared()} opened. */
+  void closeShared() {
+    if (sharedKeys != null) {
+      sharedKeys.close();
+    }
+  }
+
   /** Serves {@code server} as the options say (port 0 unless given); returns the exit status. */
   int serve(McpServer server) throws InterruptedException {
     return serve(server, 0, endpoint -> { });
@@ -72,11 +103,15 @@ final class ServerOptions {
    */
   int serve(McpServer server, int defaultPort, Consumer<URI> banner)
       throws InterruptedException {
-    if (stdio) {
-      return ServeCommands.stdio(server);
+    try {
+      if (stdio) {
+        return ServeCommands.stdio(server);
+      }
+      return ServeCommands.http(server, configure(server, port == null ? defaultPort : port),
+          banner);
+    } finally {
+      closeShared();
     }
-    return ServeCommands.http(server, configure(server, port == null ? defaultPort : port),
-        banner);
   }
 
   /** Returns true when requests must carry a credential (an API key or an access token). */

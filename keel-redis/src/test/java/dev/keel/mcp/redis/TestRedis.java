@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * Redis can be neither found nor installed, {@link #start()} throws: the tests fail, they are
  * never skipped.
  */
-final class TestRedis implements AutoCloseable {
+public final class TestRedis implements AutoCloseable {
 
   private static final Path BINARY = Path.of("/usr/bin/redis-server");
 
@@ -35,7 +35,7 @@ final class TestRedis implements AutoCloseable {
   }
 
   /** Starts a Redis of its own (installing the package first if need be). */
-  static TestRedis start() throws IOException, InterruptedException {
+  public static TestRedis start() throws IOException, InterruptedException {
     if (!Files.isExecutable(BINARY)) {
       install();
     }
@@ -50,12 +50,12 @@ final class TestRedis implements AutoCloseable {
   }
 
   /** Returns its URI, {@code redis://127.0.0.1:PORT}. */
-  String uri() {
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 
   /** Starts it again on the same port (after {@link #kill()}), empty. */
-  void run() throws IOException, InterruptedException {
+  public void run() throws IOException, InterruptedException {
     process = new ProcessBuilder(BINARY.toString(), "--port", Integer.toString(port),
         "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
         "--daemonize", "no", "--protected-mode", "yes")
@@ -75,7 +75,7 @@ final class TestRedis implements AutoCloseable {
   }
 
   /** Kills it (SIGKILL) and waits until it is gone. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(10, TimeUnit.SECONDS);
   }
