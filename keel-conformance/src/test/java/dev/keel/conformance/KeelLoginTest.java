@@ -123,7 +123,20 @@ class KeelLoginTest {
    */
   private static Run run(List<String> args, Browser browser) throws Exception {
     Process p = new ProcessBuilder(KeelProcess.command(args.toArray(String[]::new))).start();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p, true));
+    // Threads of their own: the common pool may have a single worker on two cores (JDK 25),
+    // and the stdout reader would then keep the browser from starting until the command ends.
+    java.util.concurrent.ExecutorService readers =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      return run(p, args, browser, readers);
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  private static Run run(Process p, List<String> args, Browser browser,
+      java.util.concurrent.ExecutorService readers) throws Exception {
+    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p, true), readers);
     List<String> err = new ArrayList<>();
     CompletableFuture<Void> driven = CompletableFuture.runAsync(() -> {
       try (BufferedReader lines = new BufferedReader(new InputStreamReader(p.getErrorStream(),
@@ -145,7 +158,7 @@ class KeelLoginTest {
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
-    });
+    }, readers);
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException("keel " + args.get(0) + " did not finish");
