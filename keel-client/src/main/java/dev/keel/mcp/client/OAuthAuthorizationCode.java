@@ -3,6 +3,7 @@ package dev.keel.mcp.client;
 import dev.keel.mcp.client.internal.ClientAuth;
 import dev.keel.mcp.client.internal.OAuthDiscovery;
 import dev.keel.mcp.client.internal.Secrets;
+import dev.keel.mcp.client.internal.TokenAnswer;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.Text;
 import java.net.URI;
@@ -173,9 +174,8 @@ public final class OAuthAuthorizationCode {
       if (current != null) {
         wanted.addAll(current.scopes()); // SEP-2350: re-authorization keeps what was asked
       }
-      String challenged = found.scope();
-      if (challenged != null && !challenged.isBlank()) {
-        wanted.addAll(split(challenged));
+      if (!found.scopes().isEmpty()) {
+        wanted.addAll(found.scopes());
       } else if (current == null && found.resourceScopes() != null) {
         wanted.addAll(found.resourceScopes());
       }
@@ -254,7 +254,7 @@ public final class OAuthAuthorizationCode {
         .append("&code_verifier=").append(encode(verifier))
         .append("&resource=").append(encode(found.resource()));
     String basic = client.apply(form, as.issuer());
-    ObjectNode tokens = discovery.postForm(as.tokenEndpoint(), form.toString(), basic);
+    TokenAnswer tokens = discovery.requestToken(as.tokenEndpoint(), form.toString(), basic);
     return keep(server, as.issuer(), client.clientId(), tokens, null, asked);
   }
 
@@ -269,7 +269,7 @@ public final class OAuthAuthorizationCode {
         .append("&resource=").append(encode(found.resource()));
     String basic = client.apply(form, as.issuer());
     try {
-      ObjectNode tokens = discovery.postForm(as.tokenEndpoint(), form.toString(), basic);
+      TokenAnswer tokens = discovery.requestToken(as.tokenEndpoint(), form.toString(), basic);
       return keep(server, as.issuer(), client.clientId(), tokens, current.refresh(),
           current.scopes());
     } catch (RuntimeException e) {
@@ -280,17 +280,13 @@ public final class OAuthAuthorizationCode {
     }
   }
 
-  private Grant keep(URI server, String issuer, String client, ObjectNode tokens,
+  /** Keeps a token; a refresh answer without a new refresh token keeps the old one. */
+  private Grant keep(URI server, String issuer, String client, TokenAnswer tokens,
       String previousRefresh, Set<String> asked) {
-    String access = tokens.path("access_token").asString("");
-    if (access.isEmpty() || !"bearer".equalsIgnoreCase(tokens.path("token_type").asString(""))) {
-      throw new IllegalStateException("the authorization server answered no bearer token");
-    }
-    long seconds = tokens.path("expires_in").asLong(3600);
-    String refresh = tokens.path("refresh_token").asString(previousRefresh);
-    // a little early, so that a token never expires on its way
-    Grant grant = new Grant(issuer, client, access, refresh,
-        Instant.now().plusSeconds(Math.max(1, seconds - 5)), Set.copyOf(asked));
+    String access = tokens.accessToken();
+    String refresh = tokens.refreshToken() != null ? tokens.refreshToken() : previousRefresh;
+    Grant grant = new Grant(issuer, client, access, refresh, tokens.expires(),
+        Set.copyOf(asked));
     grants.put(server.toString(), grant);
     ObjectNode saved = McpJson.object().put("issuer", issuer).put("client_id", client)
         .put("access_token", access).put("expires_at", grant.expires().getEpochSecond());
@@ -448,10 +444,6 @@ public final class OAuthAuthorizationCode {
     return out;
   }
 
-  private static List<String> split(String scope) {
-    return List.of(scope.trim().split("\\s+"));
-  }
-
   private static String encode(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
@@ -522,7 +514,7 @@ public final class OAuthAuthorizationCode {
     /** Adds scopes to ask for, beside those the server names. */
     public Builder scope(String... values) {
       for (String v : values) {
-        scopes.addAll(split(v));
+        scopes.addAll(OAuthDiscovery.scopes(v));
       }
       return this;
     }

@@ -2,16 +2,15 @@ package dev.keel.mcp.client;
 
 import dev.keel.mcp.client.internal.ClientAuth;
 import dev.keel.mcp.client.internal.OAuthDiscovery;
+import dev.keel.mcp.client.internal.TokenAnswer;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * OAuth client credentials (RFC 6749 §4.4) for a client that acts on its own behalf, such as a
@@ -43,13 +42,12 @@ public final class OAuthClientCredentials {
     CLIENT_SECRET_POST
   }
 
-  private record Token(String value, Instant expires) {}
 
   private final ClientAuth client;
   private final Set<String> scopes;
   private final OAuthDiscovery discovery;
   private final ReentrantLock lock = new ReentrantLock();
-  private volatile Token token;
+  private volatile TokenAnswer token;
 
   private OAuthClientCredentials(Builder b) {
     this.client = b.keyPem != null
@@ -98,11 +96,11 @@ public final class OAuthClientCredentials {
 
   /** Returns the header value to send, or null before the first token. */
   String authorization() {
-    Token t = token;
-    if (t == null || Instant.now().isAfter(t.expires())) {
+    TokenAnswer t = token;
+    if (t == null || !t.live()) {
       return null;
     }
-    return "Bearer " + t.value();
+    return "Bearer " + t.accessToken();
   }
 
   /**
@@ -120,29 +118,15 @@ public final class OAuthClientCredentials {
       }
       OAuthDiscovery.Found found = discovery.discover(server, challenge);
       Set<String> wanted = new LinkedHashSet<>(scopes);
-      if (found.scope() != null) {
-        for (String s : found.scope().trim().split("\\s+")) {
-          if (!s.isEmpty()) {
-            wanted.add(s);
-          }
-        }
-      }
+      wanted.addAll(found.scopes());
       StringBuilder form = new StringBuilder("grant_type=client_credentials&resource=")
           .append(encode(found.resource()));
       if (!wanted.isEmpty()) {
         form.append("&scope=").append(encode(String.join(" ", wanted)));
       }
       String basic = client.apply(form, found.issuer());
-      ObjectNode answer = discovery.postForm(found.tokenEndpoint(), form.toString(), basic);
-      String value = answer.path("access_token").asString("");
-      if (value.isEmpty() || !"bearer".equalsIgnoreCase(answer.path("token_type")
-          .asString(""))) {
-        throw new IllegalStateException("the authorization server answered no bearer token");
-      }
-      long seconds = answer.path("expires_in").asLong(300);
-      // a little early, so a token never expires on its way
-      token = new Token(value, Instant.now().plusSeconds(Math.max(1, seconds - 5)));
-      return "Bearer " + value;
+      token = discovery.requestToken(found.tokenEndpoint(), form.toString(), basic);
+      return "Bearer " + token.accessToken();
     } catch (RuntimeException e) {
       throw new TransportException("cannot get an access token: " + e.getMessage(), 401, e);
     } finally {

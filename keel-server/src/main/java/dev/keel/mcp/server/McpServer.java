@@ -450,9 +450,8 @@ public interface McpServer extends AutoCloseable {
       return prompt(prompt, handler, new String[0]);
     }
 
-    /** The same rule as tools' scopes: one token each, no spaces or quotes. */
     private static java.util.Set<String> scopes(String... values) {
-      return ToolOptions.defaults().withRequiredScopes(values).requiredScopes();
+      return dev.keel.mcp.server.internal.registry.Scopes.copyOf(List.of(values));
     }
 
     /** Registers argument completion for a prompt or a resource template. */

@@ -113,10 +113,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
     this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
         b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
-        b.requestStateKeys != null
-            ? new RequestStateSealer(b.requestStateKeys, b.requestStateTtl, Clock.systemUTC(), json)
-            : new RequestStateSealer(b.requestStateKey, b.previousRequestStateKeys,
-                b.requestStateTtl, Clock.systemUTC(), json),
+        new RequestStateSealer(requestStateKeys(b), b.requestStateTtl, Clock.systemUTC(), json),
         b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0]);
     this.dispatcher = new Dispatcher(core);
     this.admissions = new Semaphore(b.maxInFlightRequests);
@@ -423,5 +420,21 @@ final class RealMcpServer implements McpServer, ServerEngine {
     }
     timer.shutdownNow();
     handlers.shutdownNow();
+  }
+
+  /**
+   * The builder's key ring; else a fixed one of its key (or, by default, a random key of this
+   * process, so states neither survive a restart nor open on another node) and retired keys.
+   */
+  private static RequestStateKeys requestStateKeys(McpServer.Builder b) {
+    if (b.requestStateKeys != null) {
+      return b.requestStateKeys;
+    }
+    byte[] current = b.requestStateKey;
+    if (current == null) {
+      current = new byte[32];
+      new java.security.SecureRandom().nextBytes(current);
+    }
+    return RequestStateKeys.of(current, b.previousRequestStateKeys);
   }
 }

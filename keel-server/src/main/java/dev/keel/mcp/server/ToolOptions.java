@@ -41,13 +41,7 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    * scopes are non-blank single tokens.
    */
   public ToolOptions {
-    requiredScopes = requiredScopes == null ? Set.of() : Set.copyOf(requiredScopes);
-    for (String scope : requiredScopes) {
-      if (scope.isBlank() || scope.chars().anyMatch(c -> c <= ' ' || c == '"' || c == '\\')) {
-        throw new IllegalArgumentException("a scope is one token without spaces or quotes: '"
-            + scope + "'");
-      }
-    }
+    requiredScopes = dev.keel.mcp.server.internal.registry.Scopes.copyOf(requiredScopes);
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
       throw new IllegalArgumentException("timeout must be positive: " + timeout);
     }

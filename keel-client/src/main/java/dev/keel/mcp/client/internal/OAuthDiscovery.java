@@ -46,10 +46,10 @@ public final class OAuthDiscovery {
    * What a token request needs to know.
    *
    * @param resource the resource indicator (RFC 8707) to ask a token for
-   * @param scope the scope the challenge names, or null
+   * @param scopes the scopes the challenge names (none when it names none)
    * @param resourceScopes the protected resource's {@code scopes_supported}, or null
    */
-  public record Found(String resource, AuthServer server, String scope,
+  public record Found(String resource, AuthServer server, List<String> scopes,
       List<String> resourceScopes) {
 
     /** Returns the issuer of the authorization server. */
@@ -103,6 +103,11 @@ public final class OAuthDiscovery {
     return null;
   }
 
+  /** Returns the scopes of a space-separated {@code scope} value; none for null or blank. */
+  public static List<String> scopes(String value) {
+    return value == null || value.isBlank() ? List.of() : List.of(value.trim().split("\\s+"));
+  }
+
   /**
    * Finds where to get a token for {@code server}: its protected-resource metadata (the
    * challenge's {@code resource_metadata}, then the path-suffixed, then the root well-known
@@ -135,7 +140,7 @@ public final class OAuthDiscovery {
         tried.add(candidate + " (" + e.getMessage() + ")");
       }
     }
-    String scope = param(challenge, "scope");
+    List<String> scope = scopes(param(challenge, "scope"));
     if (resourceMetadata == null) {
       if (named != null) {
         throw new IllegalStateException("no protected-resource metadata for " + server
@@ -276,11 +281,11 @@ public final class OAuthDiscovery {
   }
 
   /**
-   * Posts a token request and returns the JSON answer.
+   * Posts a token request and returns the token it answered.
    *
    * @throws IllegalStateException with the authorization server's error code, never a secret
    */
-  public ObjectNode postForm(URI uri, String form, String basicAuth) {
+  public TokenAnswer requestToken(URI uri, String form, String basicAuth) {
     guard(uri);
     HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Accept", "application/json")
@@ -289,7 +294,7 @@ public final class OAuthDiscovery {
     if (basicAuth != null) {
       b.header("Authorization", "Basic " + basicAuth);
     }
-    return answer(send(b.build(), uri), uri, "the token request", false);
+    return TokenAnswer.of(answer(send(b.build(), uri), uri, "the token request", false));
   }
 
   /**

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,26 +57,6 @@ public final class RequestStateSealer {
     this.clock = clock;
     this.json = json;
     snapshot(ring.keys());
-  }
-
-  /**
-   * Creates a sealer with a fixed ring.
-   *
-   * @param currentKey the key new states are sealed with (32 bytes or more), or null for a random
-   *     key of this process
-   * @param previousKeys keys whose states are still accepted
-   * @param ttl how long a state stays valid
-   */
-  public RequestStateSealer(byte[] currentKey, List<byte[]> previousKeys, Duration ttl,
-      Clock clock, McpJson json) {
-    this(RequestStateKeys.of(currentKey != null ? currentKey : randomKey(), previousKeys), ttl,
-        clock, json);
-  }
-
-  private static byte[] randomKey() {
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    return key;
   }
 
   private Snapshot snapshot(List<byte[]> keys) {

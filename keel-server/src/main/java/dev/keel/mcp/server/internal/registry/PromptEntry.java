@@ -15,8 +15,7 @@ public record PromptEntry(Prompt prompt, PromptHandler handler,
 
   /** Copies the scopes; none means anyone may get it. */
   public PromptEntry {
-    requiredScopes = requiredScopes == null ? java.util.Set.of()
-        : java.util.Set.copyOf(requiredScopes);
+    requiredScopes = Scopes.copyOf(requiredScopes);
   }
 
   /** A prompt anyone may get. */

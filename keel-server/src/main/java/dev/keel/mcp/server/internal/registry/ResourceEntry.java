@@ -15,8 +15,7 @@ public record ResourceEntry(Resource resource, ResourceHandler handler,
 
   /** Copies the scopes; none means anyone may read it. */
   public ResourceEntry {
-    requiredScopes = requiredScopes == null ? java.util.Set.of()
-        : java.util.Set.copyOf(requiredScopes);
+    requiredScopes = Scopes.copyOf(requiredScopes);
   }
 
   /** A resource anyone may read. */

@@ -16,7 +16,6 @@ public record TemplateEntry(ResourceTemplate template, UriTemplate uriTemplate,
 
   /** Copies the scopes; none means anyone may read through it. */
   public TemplateEntry {
-    requiredScopes = requiredScopes == null ? java.util.Set.of()
-        : java.util.Set.copyOf(requiredScopes);
+    requiredScopes = Scopes.copyOf(requiredScopes);
   }
 }
