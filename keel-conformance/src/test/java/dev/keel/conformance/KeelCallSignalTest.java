@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +30,12 @@ class KeelCallSignalTest {
   private static McpHttpServer http;
   /** Why each call of {@code wait} was cancelled, in order: the first reason wins. */
   private static final List<String> reasons = new CopyOnWriteArrayList<>();
+  /**
+   * Set when the tool's handler runs. "One request in flight" alone is not enough: on a cold JVM
+   * the {@code initialize} (or a listing) before the call can be the one in flight, and a
+   * SIGINT sent then ends the command before the tool was ever called.
+   */
+  private static final CountDownLatch running = new CountDownLatch(1);
 
   @TempDir
   static Path scratch;
@@ -38,6 +45,7 @@ class KeelCallSignalTest {
     server = McpServer.builder().name("signal-test")
         .tool(Tool.builder("wait").description("Waits until cancelled")
             .inputSchema("{\"type\":\"object\"}").build(), (ctx, args) -> {
+              running.countDown();
               try {
                 Thread.sleep(120_000);
               } catch (InterruptedException e) {
@@ -61,8 +69,8 @@ class KeelCallSignalTest {
         http.endpoint().toString(), "wait")).redirectErrorStream(true)
         .redirectOutput(scratch.resolve("ctrl-c.txt").toFile()).start();
     try {
-      await().atMost(Duration.ofSeconds(60))
-          .until(() -> server.metrics().inFlightRequests() == 1);
+      assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(server.metrics().inFlightRequests()).isEqualTo(1);
       assertThat(server.metrics().sessions()).isEqualTo(1);
       Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
       assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
