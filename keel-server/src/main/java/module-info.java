@@ -10,6 +10,7 @@ module dev.keel.mcp.server {
   requires org.slf4j;
 
   exports dev.keel.mcp.server;
+  exports dev.keel.mcp.server.cluster;
   exports dev.keel.mcp.server.spi;
   exports dev.keel.mcp.server.stdio;
   exports dev.keel.mcp.server.transport;

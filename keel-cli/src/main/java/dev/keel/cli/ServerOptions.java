@@ -60,11 +60,13 @@ final class ServerOptions {
   List<String> oauthScopes = new ArrayList<>();
 
   @Option(names = "--redis", paramLabel = "URI",
-      description = "Share state with the other nodes through this Redis (redis://HOST:PORT); "
-          + "so far the key ring of multi-round-trip requestStates.")
+      description = "Run as one node of several behind a load balancer, sharing sessions, "
+          + "tasks, the requestState key ring and a bus through this Redis "
+          + "(redis://HOST:PORT).")
   String redis;
 
   private dev.keel.mcp.redis.RedisRequestStateKeys sharedKeys;
+  private dev.keel.mcp.redis.RedisCluster cluster;
 
   /**
    * What the options change in the server before it is built: with {@code --redis}, the state
@@ -76,17 +78,24 @@ final class ServerOptions {
     }
     try {
       sharedKeys = dev.keel.mcp.redis.RedisRequestStateKeys.builder(redis).build();
+      cluster = dev.keel.mcp.redis.RedisCluster.builder(redis).build();
     } catch (RuntimeException e) {
+      closeShared();
       throw new ParameterException(spec.commandLine(), "cannot reach --redis " + redis + ": "
           + dev.keel.mcp.core.Text.safe(e.getMessage()));
     }
-    return b -> b.requestStateKeys(sharedKeys);
+    dev.keel.mcp.redis.RedisTaskStore tasks =
+        dev.keel.mcp.redis.RedisTaskStore.builder(cluster).build();
+    return b -> b.requestStateKeys(sharedKeys).cluster(cluster).taskStore(tasks);
   }
 
   /** Closes what {@link #shared()} opened. */
   void closeShared() {
     if (sharedKeys != null) {
       sharedKeys.close();
+    }
+    if (cluster != null) {
+      cluster.close();
     }
   }
 

@@ -64,6 +64,19 @@ public final class McpHttpServer implements AutoCloseable {
     return URI.create("http://" + h + ":" + port + path);
   }
 
+  private URI reachableEndpoint() {
+    try {
+      InetAddress bound = InetAddress.getByName(host);
+      if (bound.isAnyLocalAddress()) {
+        String h = InetAddress.getLocalHost().getHostAddress();
+        return URI.create("http://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port + path);
+      }
+    } catch (UnknownHostException e) {
+      // the endpoint as it is
+    }
+    return endpoint();
+  }
+
   /** Returns the servlet, for its stream count. */
   public McpServlet servlet() {
     return servlet;
@@ -93,6 +106,7 @@ public final class McpHttpServer implements AutoCloseable {
     private Duration idleTimeout = Duration.ofMinutes(5);
     private int maxThreads = 200;
     private Consumer<McpServlet.Builder> customizer = b -> { };
+    private URI clusterAddress;
 
     private Builder(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");
@@ -190,7 +204,24 @@ public final class McpHttpServer implements AutoCloseable {
         throw new IllegalStateException("cannot listen on " + host + ":" + port + ": "
             + e.getMessage(), e);
       }
-      return new McpHttpServer(jetty, servlet, host, connector.getLocalPort(), path);
+      McpHttpServer made = new McpHttpServer(jetty, servlet, host, connector.getLocalPort(),
+          path);
+      if (server.engine().cluster().shared()) {
+        // the other nodes forward this node's sessions here from now on
+        server.engine().cluster().join(clusterAddress != null ? clusterAddress
+            : made.reachableEndpoint());
+      }
+      return made;
+    }
+
+    /**
+     * Sets where the other nodes of its cluster reach this server (default: its endpoint, with
+     * the machine's address when it is bound to every interface). Only for a server built with
+     * {@code McpServer.Builder.cluster}.
+     */
+    public Builder clusterAddress(URI value) {
+      this.clusterAddress = Objects.requireNonNull(value, "clusterAddress");
+      return this;
     }
 
     private static boolean isLoopback(String host) {

@@ -57,6 +57,8 @@ public final class McpServlet extends HttpServlet {
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     try {
       transport.service(req, resp);
+    } catch (dev.keel.mcp.server.cluster.ClusterUnavailableException e) {
+      transport.unavailable(resp);
     } catch (RuntimeException e) {
       transport.internalError(resp, e);
     }

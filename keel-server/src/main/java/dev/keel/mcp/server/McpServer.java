@@ -122,6 +122,7 @@ public interface McpServer extends AutoCloseable {
     int maxInputRounds = 16;
     int maxSubscriptionsPerPrincipal = 16;
     dev.keel.mcp.server.spi.TaskStore taskStore;
+    dev.keel.mcp.server.cluster.Cluster cluster = dev.keel.mcp.server.cluster.Cluster.single();
     int maxTasks = 10_000;
     int maxTasksPerPrincipal = 1_000;
     int maxActiveTasksPerPrincipal = 64;
@@ -322,6 +323,17 @@ public interface McpServer extends AutoCloseable {
      */
     public Builder maxTasks(int value) {
       this.maxTasks = positive(value, "maxTasks");
+      return this;
+    }
+
+    /**
+     * Makes this server one node of several behind a load balancer (keel-redis's
+     * {@code RedisCluster}): sessions are listed in the cluster's directory, the session limits
+     * hold for all nodes together, and resource updates, notifications and task cancellations
+     * reach the node that holds their target. Pair it with a shared task store and key ring.
+     */
+    public Builder cluster(dev.keel.mcp.server.cluster.Cluster value) {
+      this.cluster = java.util.Objects.requireNonNull(value, "cluster");
       return this;
     }
 

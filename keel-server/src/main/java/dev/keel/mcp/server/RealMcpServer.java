@@ -15,6 +15,9 @@ import dev.keel.mcp.core.schema.Resource;
 import dev.keel.mcp.core.schema.ServerCapabilities;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.core.engine.InboundRequests;
+import dev.keel.mcp.server.cluster.Cluster;
+import dev.keel.mcp.server.cluster.SessionRecord;
+import dev.keel.mcp.server.internal.cluster.ClusterLink;
 import dev.keel.mcp.server.internal.dispatch.Dispatcher;
 import dev.keel.mcp.server.internal.dispatch.RealServerCall;
 import dev.keel.mcp.server.internal.dispatch.ServerCore;
@@ -70,6 +73,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
   private final ExecutorService handlers = HandlerThreads.newExecutor("keel-handler");
   private final SubscriptionRegistry subscriptions;
   private final LoggingLevel defaultLogLevel;
+  private final ClusterLink link;
+  private final int maxSessions;
+  private final int maxSessionsPerPrincipal;
   private volatile boolean listening;
 
   RealMcpServer(Builder b) {
@@ -78,6 +84,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
     FeatureRegistry registry = new FeatureRegistry(this::listChanged);
     this.subscriptions = new SubscriptionRegistry(b.maxSubscriptionsPerPrincipal);
     InboundRequests cancellations = new InboundRequests();
+    this.maxSessions = b.maxSessions;
+    this.maxSessionsPerPrincipal = b.maxSessionsPerPrincipal;
+    this.link = new ClusterLink(b.cluster, json, new FromOtherNodes());
     // The counters read the table's size and the table updates the counters.
     SessionTable[] table = new SessionTable[1];
     TaskEngine[] tasks = new TaskEngine[1];
@@ -88,6 +97,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
         new SessionOwnerRegistry(Math.max(SessionOwnerRegistry.DEFAULT_MAX_ENTRIES,
             b.maxSessions), b.notificationChannels),
         counters, s -> {
+          link.closed(s);
           cancellations.cancelAllFor(s.id(), "session ended");
           if (tasks[0] != null) {
             tasks[0].sessionEnded(s.id());
@@ -109,7 +119,18 @@ final class RealMcpServer implements McpServer, ServerEngine {
     tasks[0] = new TaskEngine(b.taskStore != null ? b.taskStore
         : TaskStore.inMemory(b.maxTasks, b.maxTasksPerPrincipal),
         new TaskEngine.Limits(b.defaultTaskTtl, b.maxTaskTtl, b.taskPollInterval,
-            b.maxActiveTasksPerPrincipal), Clock.systemUTC(), timer, this::taskChanged);
+            b.maxActiveTasksPerPrincipal), Clock.systemUTC(), timer, this::taskChanged,
+        new TaskEngine.Relay() {
+          @Override
+          public void cancel(String taskId, String reason) {
+            link.cancelTask(taskId, reason);
+          }
+
+          @Override
+          public void answer(String taskId, ObjectNode answers) {
+            link.answerTask(taskId, answers);
+          }
+        });
     this.core = new ServerCore(json, new JsonRpcCodec(json), registry, sessions, cancellations,
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
         b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
@@ -136,6 +157,12 @@ final class RealMcpServer implements McpServer, ServerEngine {
     long sweep = Math.max(50, Math.min(b.sessionIdleTimeout.toMillis() / 4, 30_000));
     timer.scheduleWithFixedDelay(() -> sessions.evictIdle(System.nanoTime()), sweep, sweep,
         TimeUnit.MILLISECONDS);
+    if (link.shared()) {
+      // listings lapse after the idle timeout unless the node that holds them renews them
+      long renew = Math.max(100, Math.min(b.sessionIdleTimeout.toMillis() / 3, 10_000));
+      timer.scheduleWithFixedDelay(() -> link.renew(sessions.all()), renew, renew,
+          TimeUnit.MILLISECONDS);
+    }
     this.listening = true;
   }
 
@@ -231,7 +258,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
       return;
     }
     if (task.modern()) {
-      subscriptions.taskChanged(task.taskId(), TaskJson.detailed(task));
+      ObjectNode detailed = TaskJson.detailed(task);
+      subscriptions.taskChanged(task.taskId(), detailed);
+      link.taskChanged(task.taskId(), detailed);
     } else if (task.sessionId() != null && core != null) {
       core.sessions().get(task.sessionId()).ifPresent(s -> s.sendToListener(
           new JsonRpcNotification("notifications/tasks/status", TaskJson.legacy(task))));
@@ -303,6 +332,11 @@ final class RealMcpServer implements McpServer, ServerEngine {
 
   @Override
   public int resourceUpdated(String uri) {
+    link.resourceUpdated(uri);
+    return resourceUpdatedHere(uri);
+  }
+
+  private int resourceUpdatedHere(String uri) {
     ObjectNode params = JsonNodeFactory.instance.objectNode().put("uri", uri);
     JsonRpcNotification notification =
         new JsonRpcNotification("notifications/resources/updated", params);
@@ -320,9 +354,46 @@ final class RealMcpServer implements McpServer, ServerEngine {
     if (method == null || method.isBlank()) {
       throw new IllegalArgumentException("method must not be blank");
     }
-    return core.sessions().get(sessionId)
-        .map(s -> s.sendToListener(new JsonRpcNotification(method, params)))
-        .orElse(false);
+    Optional<RealServerSession> here = core.sessions().get(sessionId);
+    if (here.isPresent()) {
+      return here.get().sendToListener(new JsonRpcNotification(method, params));
+    }
+    return link.notifyElsewhere(sessionId, method, params);
+  }
+
+  /** What other nodes ask of this one, over the cluster's bus. */
+  private final class FromOtherNodes implements ClusterLink.Local {
+    @Override
+    public void resourceUpdated(String uri) {
+      if (listening) {
+        resourceUpdatedHere(uri);
+      }
+    }
+
+    @Override
+    public void notify(String sessionId, String method, ObjectNode params) {
+      if (listening) {
+        core.sessions().get(sessionId)
+            .ifPresent(s -> s.sendToListener(new JsonRpcNotification(method, params)));
+      }
+    }
+
+    @Override
+    public void cancelTask(String taskId, String reason) {
+      core.tasks().cancelHere(taskId, reason);
+    }
+
+    @Override
+    public void answerTask(String taskId, ObjectNode answers) {
+      core.tasks().answerHere(taskId, answers);
+    }
+
+    @Override
+    public void taskChanged(String taskId, ObjectNode detailed) {
+      if (listening) {
+        subscriptions.taskChanged(taskId, detailed);
+      }
+    }
   }
 
   /** Timers armed and not yet fired or cancelled (for tests of the timer's hygiene). */
@@ -352,7 +423,50 @@ final class RealMcpServer implements McpServer, ServerEngine {
       return new InitializeOutcome(new JsonRpcErrorResponse(request.id(), new JsonRpcError(
           ErrorCodes.INVALID_REQUEST, "Session not found", null)), null);
     }
-    return dispatcher.initialize(principal, request, session);
+    InitializeOutcome outcome = dispatcher.initialize(principal, request, session);
+    if (existing != null || !(outcome.session() instanceof RealServerSession created)) {
+      return outcome;
+    }
+    boolean claimed;
+    try {
+      claimed = link.claim(created, maxSessions, maxSessionsPerPrincipal);
+    } catch (RuntimeException e) {
+      // the directory is out of reach: a session no other node can find must not be served
+      created.close();
+      throw e;
+    }
+    if (!claimed) {
+      created.close();
+      core.counters().sessionRefused();
+      return new InitializeOutcome(new JsonRpcErrorResponse(request.id(), new JsonRpcError(
+          ErrorCodes.SERVER_ERROR, "Too many sessions", null)), null);
+    }
+    return outcome;
+  }
+
+  @Override
+  public Cluster cluster() {
+    return link.cluster();
+  }
+
+  @Override
+  public Optional<ServerSession> adopt(SessionRecord record, Principal principal) {
+    if (!listening || !record.owner().equals(principal.fingerprint())) {
+      return Optional.empty();
+    }
+    Optional<RealServerSession> held = core.sessions().owned(record.id(), principal);
+    if (held.isPresent()) {
+      return Optional.of(held.get());
+    }
+    dev.keel.mcp.core.schema.ClientCapabilities caps = record.clientCapabilities() == null
+        ? null : json.mapper().treeToValue(record.clientCapabilities(),
+            dev.keel.mcp.core.schema.ClientCapabilities.class);
+    Implementation info = record.clientInfo() == null ? null
+        : json.mapper().treeToValue(record.clientInfo(), Implementation.class);
+    Optional<RealServerSession> restored = core.sessions().restore(record.id(), principal,
+        defaultLogLevel, record.protocolVersion(), caps, info);
+    // a request racing this one may have restored it first
+    return restored.or(() -> core.sessions().owned(record.id(), principal)).map(s -> s);
   }
 
   /**

@@ -26,7 +26,11 @@ final class Gates {
   private final HttpTransport.Options options;
   private final HttpErrors errors;
 
-  Gates(HttpTransport.Options options, HttpErrors errors) {
+  private final dev.keel.mcp.server.cluster.Cluster cluster;
+
+  Gates(HttpTransport.Options options, HttpErrors errors,
+      dev.keel.mcp.server.cluster.Cluster cluster) {
+    this.cluster = cluster;
     this.options = options;
     this.errors = errors;
   }
@@ -38,10 +42,21 @@ final class Gates {
     String path = uri.startsWith(context) ? uri.substring(context.length()) : uri;
     if (options.healthPath() != null && options.healthPath().equals(path)
         && "GET".equals(req.getMethod())) {
-      resp.setStatus(200);
+      byte[] health = HEALTH;
+      int status = 200;
+      if (cluster.shared()) {
+        // a node whose shared store is out of reach cannot serve most requests: the load
+        // balancer should send them elsewhere
+        java.util.Optional<String> problem = cluster.problem();
+        status = problem.isPresent() ? 503 : 200;
+        health = dev.keel.mcp.core.McpJson.object().put("status", problem.isPresent()
+            ? "unavailable" : "ok").put("node", cluster.nodeId())
+            .put("store", problem.orElse("ok")).toString().getBytes(StandardCharsets.UTF_8);
+      }
+      resp.setStatus(status);
       resp.setContentType("application/json");
-      resp.setContentLength(HEALTH.length);
-      resp.getOutputStream().write(HEALTH);
+      resp.setContentLength(health.length);
+      resp.getOutputStream().write(health);
       return false;
     }
     byte[] document = options.documents().get(path);

@@ -14,6 +14,9 @@ import dev.keel.mcp.http.FingerprintResolver;
 import dev.keel.mcp.http.RateLimiter;
 import dev.keel.mcp.http.spi.EventStore;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.cluster.Cluster;
+import dev.keel.mcp.server.cluster.ClusterUnavailableException;
+import dev.keel.mcp.server.cluster.SessionRecord;
 import dev.keel.mcp.server.transport.HandlerThreads;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.Edge;
@@ -24,6 +27,7 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -79,6 +83,7 @@ public final class HttpTransport implements AutoCloseable {
   private final TransportContext context;
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
+  private final Forwarder forwarder;
   private final Authentication authentication;
   private final BodyRead.Limits bodies;
   /**
@@ -120,7 +125,8 @@ public final class HttpTransport implements AutoCloseable {
     this.context = new TransportContext(engine.codec(), options.events(), keepAlive, probes,
         executor, options.retry().toMillis(), options.keepAlive().toNanos(),
         min(SSE_AFTER, options.keepAlive()).toNanos(), openListening);
-    this.gates = new Gates(options, errors);
+    this.gates = new Gates(options, errors, engine.cluster());
+    this.forwarder = new Forwarder(engine.cluster().nodeId(), executor);
     this.authentication = new Authentication(options.authenticator(),
         options.fingerprintResolver());
     // A read is timed out within a quarter of its timeout (at most 250 ms late).
@@ -200,7 +206,17 @@ public final class HttpTransport implements AutoCloseable {
       return;
     }
     if (initialize) {
-      initialize(resp, (JsonRpcRequest) message, principal, sid);
+      ServerSession existing = null;
+      if (sid != null && options.sessions()) {
+        existing = engine.session(sid, principal).orElse(null);
+        if (existing == null) {
+          existing = elsewhere(req, resp, read, sid, principal, body);
+          if (existing == null) {
+            return;
+          }
+        }
+      }
+      initialize(resp, (JsonRpcRequest) message, principal, existing);
       return;
     }
     ServerSession session = null;
@@ -210,9 +226,12 @@ public final class HttpTransport implements AutoCloseable {
             "Bad Request: Mcp-Session-Id header is required");
         return;
       }
-      session = ownedSession(sid, principal, resp);
+      session = engine.session(sid, principal).orElse(null);
       if (session == null) {
-        return;
+        session = elsewhere(req, resp, read, sid, principal, body);
+        if (session == null) {
+          return;
+        }
       }
     }
     if (!(message instanceof JsonRpcRequest request)) {
@@ -317,15 +336,14 @@ public final class HttpTransport implements AutoCloseable {
   }
 
   private void initialize(HttpServletResponse resp, JsonRpcRequest request, Principal principal,
-      String sid) throws IOException {
-    ServerSession existing = null;
-    if (sid != null && options.sessions()) {
-      existing = ownedSession(sid, principal, resp);
-      if (existing == null) {
-        return;
-      }
+      ServerSession existing) throws IOException {
+    InitializeOutcome outcome;
+    try {
+      outcome = engine.initialize(principal, request, existing);
+    } catch (ClusterUnavailableException e) {
+      unavailable(resp, request.id());
+      return;
     }
-    InitializeOutcome outcome = engine.initialize(principal, request, existing);
     if (outcome.session() == null) {
       if (outcome.response() instanceof JsonRpcErrorResponse e
           && e.error().code() == ErrorCodes.SERVER_ERROR) {
@@ -411,21 +429,105 @@ public final class HttpTransport implements AutoCloseable {
         return owned.get();
       }
     }
-    return ownedSession(sid, principal.get(), resp);
+    Optional<ServerSession> owned = engine.session(sid, principal.get());
+    if (owned.isPresent()) {
+      return owned.get();
+    }
+    return elsewhere(req, resp, null, sid, principal.get(), null);
   }
 
   /**
-   * Returns the session when it exists and belongs to the principal; else answers 404, the
-   * same for an unknown id and for another principal's (no existence oracle).
+   * A session this node does not hold. Alone, or for a request another node forwarded, it is
+   * unknown: 404, the same for an unknown id and for another principal's (no existence oracle).
+   * In a cluster, the directory says who holds it: the request is forwarded there; a session
+   * whose node died is taken over and served here.
+   *
+   * @param body the request's body, or null for GET and DELETE
+   * @return the session when it is served here now; null when the request was answered
    */
-  private ServerSession ownedSession(String sid, Principal principal, HttpServletResponse resp)
-      throws IOException {
-    Optional<ServerSession> session = engine.session(sid, principal);
-    if (session.isEmpty()) {
-      errors.write(resp, 404, ErrorCodes.INVALID_REQUEST, "Session not found");
+  private ServerSession elsewhere(HttpServletRequest req, HttpServletResponse resp,
+      BodyRead read, String sid, Principal principal, byte[] body) throws IOException {
+    Cluster cluster = engine.cluster();
+    if (!cluster.shared() || Forwarder.forwarded(req)) {
+      notFound(resp);
       return null;
     }
-    return session.get();
+    try {
+      Optional<SessionRecord> found = cluster.sessions().find(sid);
+      if (found.isEmpty() || !found.get().owner().equals(principal.fingerprint())
+          || found.get().node().equals(cluster.nodeId())) {
+        // listed under this node yet not held: it ended here and its listing has not gone yet
+        notFound(resp);
+        return null;
+      }
+      SessionRecord record = found.get();
+      Optional<URI> holder = cluster.addressOf(record.node());
+      if (holder.isPresent()) {
+        forwarder.forward(req, resp, BodyRead.asyncContext(read, req), holder.get(), body,
+            () -> takeOverThenForwardHere(req, resp, record, principal, body));
+        return null;
+      }
+      ServerSession taken = takeOver(record, principal);
+      if (taken == null) {
+        notFound(resp);
+      }
+      return taken;
+    } catch (ClusterUnavailableException e) {
+      unavailable(resp, null);
+      return null;
+    }
+  }
+
+  /**
+   * The node that held a session stopped announcing itself (or refused the connection): the
+   * directory moves the session here, atomically, and this node serves it from now on.
+   *
+   * @return the session, or null when another node took it first or the owner differs
+   */
+  private ServerSession takeOver(SessionRecord record, Principal principal) {
+    Cluster cluster = engine.cluster();
+    if (!cluster.sessions().move(record.id(), record.node(), cluster.nodeId())) {
+      Optional<SessionRecord> now = cluster.sessions().find(record.id());
+      if (now.isEmpty() || !now.get().node().equals(cluster.nodeId())) {
+        return null;
+      }
+    }
+    LOG.info("took over session {} from node {}", record.id(), record.node());
+    return engine.adopt(record.movedTo(cluster.nodeId()), principal).orElse(null);
+  }
+
+  /**
+   * The holder could not be reached while the request was already on its way there: the
+   * session is taken over, and the request is forwarded to this node itself, which now holds it.
+   */
+  private void takeOverThenForwardHere(HttpServletRequest req, HttpServletResponse resp,
+      SessionRecord record, Principal principal, byte[] body) throws IOException {
+    Cluster cluster = engine.cluster();
+    ServerSession taken;
+    try {
+      taken = takeOver(record, principal);
+    } catch (ClusterUnavailableException e) {
+      unavailable(resp, null);
+      return;
+    }
+    Optional<URI> self = cluster.addressOf(cluster.nodeId());
+    if (taken == null || self.isEmpty()) {
+      notFound(resp);
+      return;
+    }
+    forwarder.relayTo(req, resp, self.get(), body);
+  }
+
+  private void notFound(HttpServletResponse resp) throws IOException {
+    errors.write(resp, 404, ErrorCodes.INVALID_REQUEST, "Session not found");
+  }
+
+  /** The shared store is out of reach: 503, retry shortly; never a local fallback. */
+  private void unavailable(HttpServletResponse resp, dev.keel.mcp.core.jsonrpc.RequestId id)
+      throws IOException {
+    resp.setHeader("Retry-After", "1");
+    errors.write(resp, 503, id, ErrorCodes.SERVER_ERROR,
+        "Service unavailable: the cluster's shared store cannot be reached", null);
   }
 
   private SessionStreams streamsFor(ServerSession session) {
@@ -454,6 +556,18 @@ public final class HttpTransport implements AutoCloseable {
     resp.setContentType("application/json");
     resp.setContentLength(body.length);
     resp.getOutputStream().write(body);
+  }
+
+  /** Answers 503 for a request that needed the cluster's store, if the response is still open. */
+  public void unavailable(HttpServletResponse resp) {
+    if (!resp.isCommitted()) {
+      try {
+        resp.reset();
+        unavailable(resp, null);
+      } catch (IOException | IllegalStateException ignored) {
+        // the connection is gone
+      }
+    }
   }
 
   /** Writes the error for a failure nothing else caught, if the response is still open. */

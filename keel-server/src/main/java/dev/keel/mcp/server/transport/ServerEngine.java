@@ -6,6 +6,8 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.cluster.Cluster;
+import dev.keel.mcp.server.cluster.SessionRecord;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -61,6 +63,24 @@ public interface ServerEngine {
    *     or a session limit is reached
    */
   Optional<ServerSession> attachChannel(String id, Principal principal);
+
+  /**
+   * Returns the cluster this engine's node belongs to ({@link Cluster#single()} unless the
+   * server was built with one): a transport forwards requests for sessions other nodes hold.
+   */
+  default Cluster cluster() {
+    return Cluster.single();
+  }
+
+  /**
+   * Takes over a session of a node that died, after the cluster's directory moved it here:
+   * the session continues under its id, its owner and what it negotiated.
+   *
+   * @return empty when {@code principal} is not the record's owner or a limit is reached
+   */
+  default Optional<ServerSession> adopt(SessionRecord record, Principal principal) {
+    return Optional.empty();
+  }
 
   /**
    * Resolves a request that is not {@code initialize} into the call the engine will run, once:

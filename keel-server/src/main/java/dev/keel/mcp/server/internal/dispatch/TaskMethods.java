@@ -256,7 +256,7 @@ final class TaskMethods {
       throw McpException.invalidParams("Invalid params: inputResponses must be an object");
     }
     StoredTask task = find(ctx, params);
-    ctx.core().tasks().run(task.taskId()).ifPresent(run -> run.answer(answers));
+    ctx.core().tasks().answer(task.taskId(), answers);
     return McpJson.object();
   }
 

@@ -89,6 +89,23 @@ public final class SessionTable {
     return created;
   }
 
+  /**
+   * Takes over a session another node held under the same id and owner, with what it had
+   * negotiated (the node died; the cluster's directory moved the session here).
+   *
+   * @return empty when a local limit is reached or the id is already held here
+   */
+  public Optional<RealServerSession> restore(String id, Principal owner, LoggingLevel logLevel,
+      String protocolVersion, dev.keel.mcp.core.schema.ClientCapabilities caps,
+      dev.keel.mcp.core.schema.Implementation info) {
+    Optional<RealServerSession> made = admit(owner, id, false, logLevel);
+    made.ifPresent(s -> {
+      s.negotiated(protocolVersion, caps, info);
+      s.markInitialized();
+    });
+    return made;
+  }
+
   private Optional<RealServerSession> admit(Principal owner, String id, boolean channel,
       LoggingLevel logLevel) {
     RealServerSession session;

@@ -53,7 +53,20 @@ public final class TaskEngine {
     STORE_FULL
   }
 
+  /**
+   * Reaches a task's handler on another node (a shared store): the store says what a task is,
+   * but only the node that runs it can stop it or hand it answers.
+   */
+  public interface Relay {
+    /** Asks the node that runs {@code taskId} to cancel it. */
+    void cancel(String taskId, String reason);
+
+    /** Hands {@code answers} to the node that runs {@code taskId}. */
+    void answer(String taskId, tools.jackson.databind.node.ObjectNode answers);
+  }
+
   private final TaskStore store;
+  private final Relay relay;
   private final Limits limits;
   private final Clock clock;
   private final Consumer<StoredTask> onChange;
@@ -68,8 +81,9 @@ public final class TaskEngine {
    * @param onChange told of every status change (for status notifications); it must not block
    */
   public TaskEngine(TaskStore store, Limits limits, Clock clock, ScheduledExecutorService timer,
-      Consumer<StoredTask> onChange) {
+      Consumer<StoredTask> onChange, Relay relay) {
     this.store = Objects.requireNonNull(store, "store");
+    this.relay = Objects.requireNonNull(relay, "relay");
     this.limits = limits;
     this.clock = clock;
     this.onChange = onChange;
@@ -242,12 +256,46 @@ public final class TaskEngine {
       return;
     }
     Optional<StoredTask> before = store.get(taskId);
+    if (before.isPresent() && !before.get().status().terminal()) {
+      // its handler may run on another node: the store shows it cancelled at once, the relay
+      // stops the work there
+      relay.cancel(taskId, reason);
+    }
     store.update(taskId, t -> t.finished(TaskStatus.CANCELLED, "The task was cancelled", null,
         null, now())).ifPresent(t -> {
           if (before.isPresent() && before.get().status() != t.status()) {
             onChange.accept(t);
           }
         });
+  }
+
+  /**
+   * Cancels a task whose handler runs here, for another node that was asked to (the relay):
+   * a task that is not running here is not touched.
+   */
+  public void cancelHere(String taskId, String reason) {
+    TaskRun run = runs.get(taskId);
+    if (run != null) {
+      run.cancel(reason);
+    }
+  }
+
+  /** Hands answers to a task's handler, here or, through the relay, on the node that runs it. */
+  public void answer(String taskId, tools.jackson.databind.node.ObjectNode answers) {
+    TaskRun run = runs.get(taskId);
+    if (run != null) {
+      run.answer(answers);
+    } else {
+      relay.answer(taskId, answers);
+    }
+  }
+
+  /** Hands answers to a task's handler only if it runs here (what the relay delivers). */
+  public void answerHere(String taskId, tools.jackson.databind.node.ObjectNode answers) {
+    TaskRun run = runs.get(taskId);
+    if (run != null) {
+      run.answer(answers);
+    }
   }
 
   /** Cancels the running tasks of a legacy session that ended; nobody can reach them now. */

@@ -1,0 +1,44 @@
+package dev.keel.mcp.server.cluster;
+
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * Where the legacy sessions of every node are listed, with their owners, and where the session
+ * limits hold for the cluster as a whole. Every change is atomic in the store: two nodes can
+ * never both claim an id, take over the same session, or together pass a limit.
+ */
+public interface SessionDirectory {
+
+  /** How a claim ended. */
+  enum Claim {
+    /** The session is listed. */
+    CLAIMED,
+    /** A limit is reached (or the id is taken): the session must not be served. */
+    REFUSED
+  }
+
+  /**
+   * Lists a new session, unless the cluster already holds {@code maxSessions} or its owner
+   * {@code maxPerOwner}. Sessions whose listing lapsed (their node stopped renewing) no longer
+   * count.
+   */
+  Claim claim(SessionRecord record, int maxSessions, int maxPerOwner);
+
+  /** Returns the listing of a session, wherever it is held. */
+  Optional<SessionRecord> find(String id);
+
+  /**
+   * Moves a session from a node that died to {@code toNode}, only if it is still listed under
+   * {@code fromNode}.
+   *
+   * @return true when this call moved it
+   */
+  boolean move(String id, String fromNode, String toNode);
+
+  /** Keeps the listings of sessions this node holds from lapsing (called periodically). */
+  void renew(Collection<String> ids);
+
+  /** Removes a session's listing (DELETE, expiry), only while it is this owner's. */
+  void remove(String id, String owner);
+}

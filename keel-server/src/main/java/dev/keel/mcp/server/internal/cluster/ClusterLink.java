@@ -1,0 +1,199 @@
+package dev.keel.mcp.server.internal.cluster;
+
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.server.cluster.Cluster;
+import dev.keel.mcp.server.cluster.ClusterUnavailableException;
+import dev.keel.mcp.server.cluster.SessionDirectory;
+import dev.keel.mcp.server.cluster.SessionRecord;
+import dev.keel.mcp.server.internal.session.RealServerSession;
+import java.util.Collection;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The server's side of the cluster: lists its sessions in the directory and carries on the bus
+ * what another node must act on. Each bus message names the node that sent it, and a node
+ * ignores its own: what concerns this node was already done here, directly.
+ */
+public final class ClusterLink {
+
+  /** What a node does with what another node sent. */
+  public interface Local {
+    /** A resource changed on another node: tell this node's subscribers. */
+    void resourceUpdated(String uri);
+
+    /** A notification for a session: send it if the session is held here. */
+    void notify(String sessionId, String method, ObjectNode params);
+
+    /** A task's cancellation: stop its handler if it runs here. */
+    void cancelTask(String taskId, String reason);
+
+    /** Answers to a task's questions: hand them over if its handler runs here. */
+    void answerTask(String taskId, ObjectNode answers);
+
+    /** A stateless task changed on another node: tell this node's listen streams. */
+    void taskChanged(String taskId, ObjectNode detailed);
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterLink.class);
+  private static final String RESOURCE = "resource-updated";
+  private static final String NOTIFY = "notify";
+  private static final String CANCEL_TASK = "task-cancel";
+  private static final String ANSWER_TASK = "task-answer";
+  private static final String TASK_CHANGED = "task-changed";
+
+  private final Cluster cluster;
+  private final McpJson json;
+
+  /** Links a server to its cluster; with {@link Cluster#single()} every step does nothing. */
+  public ClusterLink(Cluster cluster, McpJson json, Local local) {
+    this.cluster = cluster;
+    this.json = json;
+    if (!cluster.shared()) {
+      return;
+    }
+    on(RESOURCE, m -> local.resourceUpdated(m.path("uri").asString()));
+    on(NOTIFY, m -> local.notify(m.path("session").asString(), m.path("method").asString(),
+        m.get("params") instanceof ObjectNode p ? p : null));
+    on(CANCEL_TASK, m -> local.cancelTask(m.path("task").asString(),
+        m.path("reason").asString("cancelled")));
+    on(ANSWER_TASK, m -> {
+      if (m.get("answers") instanceof ObjectNode a) {
+        local.answerTask(m.path("task").asString(), a);
+      }
+    });
+    on(TASK_CHANGED, m -> {
+      if (m.get("task") instanceof ObjectNode t) {
+        local.taskChanged(m.path("id").asString(), t);
+      }
+    });
+  }
+
+  private void on(String topic, Consumer<JsonNode> action) {
+    cluster.bus().subscribe(topic, text -> {
+      try {
+        JsonNode message = json.mapper().readTree(text);
+        if (!cluster.nodeId().equals(message.path("from").asString())) {
+          action.accept(message);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("ignored a cluster message on {}: {}", topic, e.toString());
+      }
+    });
+  }
+
+  /** Returns the cluster. */
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  /** Returns true when there are other nodes to tell. */
+  public boolean shared() {
+    return cluster.shared();
+  }
+
+  /**
+   * Lists a session that {@code initialize} just created, under the cluster's limits.
+   *
+   * @return false when a cluster-wide limit is reached
+   * @throws ClusterUnavailableException when the directory cannot be reached
+   */
+  public boolean claim(RealServerSession session, int maxSessions, int maxPerOwner) {
+    if (!cluster.shared()) {
+      return true;
+    }
+    ObjectNode caps = session.clientCapabilities() == null ? null
+        : (ObjectNode) json.toTree(session.clientCapabilities());
+    ObjectNode info = session.clientInfo() == null ? null
+        : (ObjectNode) json.toTree(session.clientInfo());
+    SessionRecord record = new SessionRecord(session.id(), session.owner().fingerprint(),
+        cluster.nodeId(), session.protocolVersion(), caps, info);
+    return cluster.sessions().claim(record, maxSessions, maxPerOwner)
+        == SessionDirectory.Claim.CLAIMED;
+  }
+
+  /** Unlists a session that ended here; a directory out of reach lets it lapse instead. */
+  public void closed(RealServerSession session) {
+    if (!cluster.shared() || session.isChannel()) {
+      return;
+    }
+    try {
+      cluster.sessions().remove(session.id(), session.owner().fingerprint());
+    } catch (RuntimeException e) {
+      LOG.warn("session {} stays listed until its listing lapses: {}", session.id(),
+          e.toString());
+    }
+  }
+
+  /** Renews the listings of the sessions held here. */
+  public void renew(Collection<RealServerSession> sessions) {
+    if (!cluster.shared() || sessions.isEmpty()) {
+      return;
+    }
+    try {
+      cluster.sessions().renew(sessions.stream().filter(s -> !s.isChannel())
+          .map(RealServerSession::id).toList());
+    } catch (RuntimeException e) {
+      LOG.warn("could not renew {} session listings: {}", sessions.size(), e.toString());
+    }
+  }
+
+  /** Tells the other nodes a resource changed. */
+  public void resourceUpdated(String uri) {
+    publish(RESOURCE, message().put("uri", uri));
+  }
+
+  /**
+   * Sends a notification to a session another node holds.
+   *
+   * @return true when the directory lists the session (the node that holds it sends it)
+   */
+  public boolean notifyElsewhere(String sessionId, String method, ObjectNode params) {
+    if (!cluster.shared() || cluster.sessions().find(sessionId).isEmpty()) {
+      return false;
+    }
+    ObjectNode m = message().put("session", sessionId).put("method", method);
+    if (params != null) {
+      m.set("params", params);
+    }
+    publish(NOTIFY, m);
+    return true;
+  }
+
+  /** Asks the node that runs a task to stop it. */
+  public void cancelTask(String taskId, String reason) {
+    publish(CANCEL_TASK, message().put("task", taskId).put("reason", reason));
+  }
+
+  /** Hands answers to the node that runs a task. */
+  public void answerTask(String taskId, ObjectNode answers) {
+    ObjectNode m = message().put("task", taskId);
+    m.set("answers", answers);
+    publish(ANSWER_TASK, m);
+  }
+
+  /** Tells the other nodes' listen streams that a stateless task changed. */
+  public void taskChanged(String taskId, ObjectNode detailed) {
+    ObjectNode m = message().put("id", taskId);
+    m.set("task", detailed);
+    publish(TASK_CHANGED, m);
+  }
+
+  private ObjectNode message() {
+    return McpJson.object().put("from", cluster.nodeId());
+  }
+
+  private void publish(String topic, ObjectNode message) {
+    if (!cluster.shared()) {
+      return;
+    }
+    try {
+      cluster.bus().publish(topic, message.toString());
+    } catch (RuntimeException e) {
+      LOG.warn("could not tell the other nodes ({}): {}", topic, e.toString());
+    }
+  }
+}
