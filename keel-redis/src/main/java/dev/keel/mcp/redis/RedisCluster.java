@@ -80,31 +80,45 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
       "redis.call('ZADD', KEYS[2], ARGV[1], ARGV[11])",
       "redis.call('ZADD', KEYS[3], ARGV[1], ARGV[11])",
       "return 1");
-  /** Renews listings still held by this node: their ttl and their place in the counts. */
+  /**
+   * Renews the listings this node holds (ttl, place in the counts), lists again those the store
+   * lost, and returns the ids another node holds now. ARGV: now, ttl, ns, node, then per
+   * session (in the order of KEYS) id, owner, version, caps, info.
+   */
   private static final String RENEW = String.join("\n",
+      "local taken = {}",
       "for i, key in ipairs(KEYS) do",
-      "  local owner = redis.call('HGET', key, 'owner')",
-      "  if owner and redis.call('HGET', key, 'node') == ARGV[4] then",
+      "  local base = 4 + (i - 1) * 5",
+      "  local id, owner = ARGV[base + 1], ARGV[base + 2]",
+      "  local node = redis.call('HGET', key, 'node')",
+      "  if node and node ~= ARGV[4] then",
+      "    table.insert(taken, id)",
+      "  else",
+      "    if not node then",
+      "      redis.call('HSET', key, 'owner', owner, 'node', ARGV[4], 'version', ARGV[base + 3],",
+      "        'caps', ARGV[base + 4], 'info', ARGV[base + 5])",
+      "    end",
       "    redis.call('PEXPIRE', key, ARGV[2])",
-      "    local id = string.sub(key, string.len(ARGV[3]) + 3)",
       "    redis.call('ZADD', ARGV[3] .. ':sessions', ARGV[1], id)",
       "    redis.call('ZADD', ARGV[3] .. ':p:' .. owner, ARGV[1], id)",
       "  end",
       "end",
-      "return 1");
+      "return taken");
   /** Moves a session to another node only if it is still where the caller saw it. */
   private static final String MOVE = String.join("\n",
       "if redis.call('HGET', KEYS[1], 'node') == ARGV[1] then",
       "  redis.call('HSET', KEYS[1], 'node', ARGV[2]) return 1 end",
       "return 0");
-  /** Removes a listing only while it is this owner's. */
+  /** Removes a listing only while it is this owner's and held by this node. */
   private static final String REMOVE = String.join("\n",
       "if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end",
+      "if redis.call('HGET', KEYS[1], 'node') ~= ARGV[3] then return 0 end",
       "redis.call('DEL', KEYS[1])",
       "redis.call('ZREM', KEYS[2], ARGV[2])",
       "redis.call('ZREM', KEYS[3], ARGV[2])",
       "return 1");
 
+  private final io.lettuce.core.resource.ClientResources resources;
   private final RedisClient client;
   private final StatefulRedisConnection<String, String> connection;
   private final StatefulRedisPubSubConnection<String, String> pubsub;
@@ -135,7 +149,12 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
     byte[] random = new byte[8];
     new SecureRandom().nextBytes(random);
     this.nodeId = b.nodeId != null ? b.nodeId : "n-" + HexFormat.of().formatHex(random);
-    this.client = RedisClient.create(b.uri);
+    // reconnect attempts back off to 2 s at most (Lettuce's default grows to 30 s): a Redis
+    // that restarts is back in use within a couple of seconds
+    this.resources = io.lettuce.core.resource.DefaultClientResources.builder()
+        .reconnectDelay(io.lettuce.core.resource.Delay.exponential(Duration.ofMillis(100),
+            Duration.ofSeconds(2), 2, TimeUnit.MILLISECONDS)).build();
+    this.client = RedisClient.create(resources, b.uri);
     // a command while the connection is down fails at once, rather than waiting in a queue
     // for a Redis that may not come back: the caller answers 503 now
     client.setOptions(ClientOptions.builder()
@@ -155,6 +174,7 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
       });
     } catch (RuntimeException e) {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      resources.shutdown(0, 2, TimeUnit.SECONDS);
       throw e;
     }
     this.beats = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "keel-redis-beat"));
@@ -298,33 +318,46 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
   }
 
   @Override
-  public void renew(Collection<String> ids) {
-    if (ids.isEmpty()) {
-      return;
-    }
+  public java.util.Set<String> renew(Collection<SessionRecord> held) {
+    java.util.Set<String> taken = new java.util.HashSet<>();
     String now = Long.toString(System.currentTimeMillis());
-    List<String> batch = new ArrayList<>();
-    for (String id : ids) {
-      batch.add(sessionKey(id));
-      if (batch.size() == 500) {
-        renewBatch(batch, now);
+    List<SessionRecord> batch = new ArrayList<>();
+    for (SessionRecord r : held) {
+      batch.add(r);
+      if (batch.size() == 200) {
+        taken.addAll(renewBatch(batch, now));
         batch.clear();
       }
     }
     if (!batch.isEmpty()) {
-      renewBatch(batch, now);
+      taken.addAll(renewBatch(batch, now));
     }
+    return taken;
   }
 
-  private void renewBatch(List<String> keys, String now) {
-    call(() -> connection.sync().eval(RENEW, ScriptOutputType.INTEGER,
-        keys.toArray(String[]::new), now, Long.toString(sessionTtlMillis), ns, nodeId));
+  private List<String> renewBatch(List<SessionRecord> records, String now) {
+    List<String> keys = new ArrayList<>();
+    List<String> args = new ArrayList<>(List.of(now, Long.toString(sessionTtlMillis), ns,
+        nodeId));
+    for (SessionRecord r : records) {
+      keys.add(sessionKey(r.id()));
+      args.addAll(List.of(r.id(), r.owner(), r.protocolVersion(), text(r.clientCapabilities()),
+          text(r.clientInfo())));
+    }
+    List<Object> taken = call(() -> connection.sync().eval(RENEW, ScriptOutputType.MULTI,
+        keys.toArray(String[]::new), args.toArray(String[]::new)));
+    List<String> ids = new ArrayList<>();
+    for (Object id : taken) {
+      ids.add(String.valueOf(id));
+    }
+    return ids;
   }
 
   @Override
   public void remove(String id, String owner) {
     call(() -> connection.sync().eval(REMOVE, ScriptOutputType.INTEGER,
-        new String[] {sessionKey(id), ns + ":sessions", ns + ":p:" + owner}, owner, id));
+        new String[] {sessionKey(id), ns + ":sessions", ns + ":p:" + owner}, owner, id,
+        nodeId));
   }
 
   @Override
@@ -418,6 +451,7 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
     pubsub.close();
     connection.close();
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
   }
 
   /** Returns the command timeout. */

@@ -2,6 +2,7 @@ package dev.keel.mcp.server.cluster;
 
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where the legacy sessions of every node are listed, with their owners, and where the session
@@ -36,9 +37,18 @@ public interface SessionDirectory {
    */
   boolean move(String id, String fromNode, String toNode);
 
-  /** Keeps the listings of sessions this node holds from lapsing (called periodically). */
-  void renew(Collection<String> ids);
+  /**
+   * Keeps the listings of the sessions this node holds from lapsing (called periodically), and
+   * lists again any the store lost (a store restarted empty).
+   *
+   * @return the ids of those another node holds now (it took them over while this node seemed
+   *     dead): this node must let them go
+   */
+  Set<String> renew(Collection<SessionRecord> held);
 
-  /** Removes a session's listing (DELETE, expiry), only while it is this owner's. */
+  /**
+   * Removes a session's listing (DELETE, expiry), only while it is this owner's and this node
+   * holds it: a node closing a session another node took over leaves the listing alone.
+   */
   void remove(String id, String owner);
 }

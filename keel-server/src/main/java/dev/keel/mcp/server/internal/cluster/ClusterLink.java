@@ -105,14 +105,17 @@ public final class ClusterLink {
     if (!cluster.shared()) {
       return true;
     }
+    return cluster.sessions().claim(record(session), maxSessions, maxPerOwner)
+        == SessionDirectory.Claim.CLAIMED;
+  }
+
+  private SessionRecord record(RealServerSession session) {
     ObjectNode caps = session.clientCapabilities() == null ? null
         : (ObjectNode) json.toTree(session.clientCapabilities());
     ObjectNode info = session.clientInfo() == null ? null
         : (ObjectNode) json.toTree(session.clientInfo());
-    SessionRecord record = new SessionRecord(session.id(), session.owner().fingerprint(),
-        cluster.nodeId(), session.protocolVersion(), caps, info);
-    return cluster.sessions().claim(record, maxSessions, maxPerOwner)
-        == SessionDirectory.Claim.CLAIMED;
+    return new SessionRecord(session.id(), session.owner().fingerprint(), cluster.nodeId(),
+        session.protocolVersion(), caps, info);
   }
 
   /** Unlists a session that ended here; a directory out of reach lets it lapse instead. */
@@ -128,16 +131,31 @@ public final class ClusterLink {
     }
   }
 
-  /** Renews the listings of the sessions held here. */
+  /**
+   * Renews the listings of the sessions held here, lists again those the store lost, and closes
+   * here those another node took over (this node seemed dead to it: only one may serve them).
+   */
   public void renew(Collection<RealServerSession> sessions) {
     if (!cluster.shared() || sessions.isEmpty()) {
       return;
     }
+    java.util.Map<String, RealServerSession> held = new java.util.HashMap<>();
+    for (RealServerSession s : sessions) {
+      if (!s.isChannel() && !s.isClosed() && s.protocolVersion() != null) {
+        held.put(s.id(), s);
+      }
+    }
     try {
-      cluster.sessions().renew(sessions.stream().filter(s -> !s.isChannel())
-          .map(RealServerSession::id).toList());
+      for (String lost : cluster.sessions().renew(held.values().stream().map(this::record)
+          .toList())) {
+        RealServerSession s = held.get(lost);
+        if (s != null) {
+          LOG.warn("session {} is held by another node now; closing it here", lost);
+          s.close();
+        }
+      }
     } catch (RuntimeException e) {
-      LOG.warn("could not renew {} session listings: {}", sessions.size(), e.toString());
+      LOG.warn("could not renew {} session listings: {}", held.size(), e.toString());
     }
   }
 

@@ -7,6 +7,7 @@ import dev.keel.mcp.server.cluster.SessionRecord;
 import java.net.URI;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -79,8 +80,8 @@ public final class SingleNode implements Cluster, SessionDirectory, ClusterBus {
   }
 
   @Override
-  public void renew(Collection<String> ids) {
-    // nothing listed
+  public Set<String> renew(Collection<SessionRecord> held) {
+    return Set.of();
   }
 
   @Override
