@@ -43,17 +43,16 @@ final class Gates {
     if (options.healthPath() != null && options.healthPath().equals(path)
         && "GET".equals(req.getMethod())) {
       byte[] health = HEALTH;
-      int status = 200;
       if (cluster.shared()) {
-        // a node whose shared store is out of reach cannot serve most requests: the load
-        // balancer should send them elsewhere
+        // degraded, not down: a node whose store is out of reach still serves what needs no
+        // store (its own sessions, stateless calls); what needs it gets 503 on its own. A 503
+        // here would make a balancer take every node out at once when the store goes.
         java.util.Optional<String> problem = cluster.problem();
-        status = problem.isPresent() ? 503 : 200;
         health = dev.keel.mcp.core.McpJson.object().put("status", problem.isPresent()
-            ? "unavailable" : "ok").put("node", cluster.nodeId())
+            ? "degraded" : "ok").put("node", cluster.nodeId())
             .put("store", problem.orElse("ok")).toString().getBytes(StandardCharsets.UTF_8);
       }
-      resp.setStatus(status);
+      resp.setStatus(200);
       resp.setContentType("application/json");
       resp.setContentLength(health.length);
       resp.getOutputStream().write(health);
