@@ -206,4 +206,55 @@ class ThreeNodesTest {
         ClusterNodes.call(9, "echo", "{\"text\":\"mine\"}"));
     assertThat(mine.json().at("/result/content/0/text").asString()).isEqualTo("mine");
   }
+
+  @Test
+  void inv10_aReinitializeByAnotherPrincipalOnAnyNodeDoesNotTakeTheSessionOver()
+      throws Exception {
+    ClusterNodes.Answer alices = cluster.initialize(ALICE, "{}");
+    Set<String> refusedOn = new HashSet<>();
+    for (int i = 0; i < 3; i++) {
+      ClusterNodes.Answer bob = cluster.post(alices.session(), BOB, "{\"jsonrpc\":\"2.0\",\"id\":1,"
+          + "\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+          + "\"capabilities\":{},\"clientInfo\":{\"name\":\"bob\",\"version\":\"1\"}}}");
+      assertThat(bob.status()).as("bob's initialize on %s", bob.servedBy()).isEqualTo(404);
+      assertThat(bob.session()).isNull();
+      refusedOn.add(bob.servedBy());
+    }
+    assertThat(refusedOn).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      ClusterNodes.Answer mine = cluster.post(alices.session(), ALICE,
+          ClusterNodes.call(i, "echo", "{\"text\":\"still alice\"}"));
+      assertThat(mine.json().at("/result/content/0/text").asString()).isEqualTo("still alice");
+    }
+  }
+
+  @Test
+  void inv15_inv16_aCancellationFromAnotherSessionOrForAnotherIdOnAnyNodeChangesNothing()
+      throws Exception {
+    ClusterNodes.Answer init = cluster.initialize(ALICE, "{}");
+    ClusterNodes.Answer alicesOther = cluster.initialize(ALICE, "{}");
+    ClusterNodes.Answer bobs = cluster.initialize(BOB, "{}");
+    List<Character> others = others(init.servedBy());
+    cluster.steer(others.get(0));
+    try (ClusterNodes.Stream call = cluster.open(init.session(), ALICE,
+        ClusterNodes.call(5, "test_sleep", "{\"ms\":1500}"))) {
+      Thread.sleep(300);
+      String cancel5 = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+          + "\"params\":{\"requestId\":5,\"reason\":\"foreign\"}}";
+      for (int i = 0; i < 3; i++) {
+        ClusterNodes.Answer fromBob = cluster.post(bobs.session(), BOB, cancel5);
+        assertThat(fromBob.status()).as("bob's cancel on %s", fromBob.servedBy()).isEqualTo(202);
+        assertThat(fromBob.body()).isEmpty();
+        ClusterNodes.Answer otherSession = cluster.post(alicesOther.session(), ALICE, cancel5);
+        assertThat(otherSession.status()).isEqualTo(202);
+        ClusterNodes.Answer wrongId = cluster.post(init.session(), ALICE,
+            cancel5.replace("\"requestId\":5", "\"requestId\":6"));
+        assertThat(wrongId.status()).isEqualTo(202);
+        assertThat(cluster.post(init.session(), BOB, cancel5).status())
+            .as("naming alice's session does not help bob").isEqualTo(404);
+      }
+      JsonNode result = call.next(Duration.ofSeconds(10)).json();
+      assertThat(result.at("/result/content/0/text").asString()).isEqualTo("slept 1500 ms");
+    }
+  }
 }
