@@ -76,13 +76,23 @@ class ClusterFaultsTest {
     ClusterNodes.Answer result = cluster.post(doomed.session(), null, "{\"jsonrpc\":\"2.0\","
         + "\"id\":100,\"method\":\"tasks/result\",\"params\":{\"taskId\":\"" + taskId + "\"}}");
     assertThat(result.json().at("/error/message").asString()).contains("node");
+
+    // a node stopped on purpose (SIGTERM, a rolling restart) leaves its sessions to the last one
+    char stopped = survivor.servedBy().charAt(0);
+    assertThat(cluster.node(stopped).terminate()).isZero();
+    for (int i = 0; i < 6; i++) {
+      assertThat(echo(doomed.session(), 60 + i, "last " + i)).isEqualTo("last " + i);
+      assertThat(echo(survivor.session(), 70 + i, "last " + i)).isEqualTo("last " + i);
+    }
   }
 
   @Test
   void aStoppedRedisGives503WithinASecondAndTheNodesUseItAgainWhenItReturns() throws Exception {
     ClusterNodes.Answer session = cluster.initialize(null, "{}");
     char home = session.servedBy().charAt(0);
-    char other = ClusterNodes.next(String.valueOf(home));
+    // the node after the next one: the next one carried notifications/initialized, and a node
+    // that forwarded a request of the session keeps its listing for two seconds (no store needed)
+    char other = ClusterNodes.next(String.valueOf(ClusterNodes.next(String.valueOf(home))));
     URI homeUrl = URI.create(cluster.node(home).url());
     URI otherUrl = URI.create(cluster.node(other).url());
 
@@ -104,6 +114,11 @@ class ClusterFaultsTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
     assertThat(init.status()).as(init.body()).isEqualTo(503);
     assertThat(init.session()).isNull();
+
+    // a task lives in the store: its operations say so, on the node that holds the session too
+    ClusterNodes.Answer task = cluster.post(homeUrl, session.session(), null, "{\"jsonrpc\":"
+        + "\"2.0\",\"id\":3,\"method\":\"tasks/get\",\"params\":{\"taskId\":\"any\"}}");
+    assertThat(task.json().at("/error/message").asString()).contains("shared store");
 
     // what needs no store goes on: the session on its own node
     ClusterNodes.Answer local = cluster.post(homeUrl, session.session(), null,

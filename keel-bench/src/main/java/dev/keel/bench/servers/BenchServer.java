@@ -10,8 +10,8 @@ import org.eclipse.jetty.server.Server;
  * {@code listening on http://127.0.0.1:PORT/mcp}, the line {@code ./keel fixtures} prints.
  *
  * <pre>
- * BenchServer KIND [--port N] [--max-sessions N]
- *   KIND: keel | keel-probe | sdk-session | sdk-stateless | minimal
+ * BenchServer KIND [--port N] [--max-sessions N] [--redis URI]
+ *   KIND: keel | keel-probe | keel-redis | sdk-session | sdk-stateless | minimal
  * </pre>
  *
  * <p>{@code keel-probe} is Keel with the cancellation probe ({@link CancelProbe}); the others
@@ -20,7 +20,7 @@ import org.eclipse.jetty.server.Server;
 public final class BenchServer implements AutoCloseable {
 
   /** The kinds of server, by the name the script and the driver use. */
-  public enum Kind { KEEL, KEEL_PROBE, SDK_SESSION, SDK_STATELESS, MINIMAL;
+  public enum Kind { KEEL, KEEL_PROBE, KEEL_REDIS, SDK_SESSION, SDK_STATELESS, MINIMAL;
 
     /** Parses {@code keel-probe} and the like. */
     public static Kind parse(String name) {
@@ -43,7 +43,26 @@ public final class BenchServer implements AutoCloseable {
 
   /** Starts a server of {@code kind}; port 0 picks a free one. */
   public static BenchServer start(Kind kind, int port, int maxSessions) throws Exception {
+    return start(kind, port, maxSessions, null);
+  }
+
+  /** {@link #start(Kind, int, int)}; {@code redis} is the Redis of {@code keel-redis}. */
+  public static BenchServer start(Kind kind, int port, int maxSessions, String redis)
+      throws Exception {
     switch (kind) {
+      case KEEL_REDIS: {
+        if (redis == null) {
+          throw new IllegalArgumentException("keel-redis needs --redis URI");
+        }
+        KeelServers.Clustered shared = KeelServers.clustered(redis);
+        McpServer server = KeelServers.server(maxSessions, null, shared.adjust());
+        McpHttpServer http = KeelServers.start(server, port, maxSessions);
+        return new BenchServer(http.port(), () -> {
+          http.close();
+          server.close();
+          shared.close();
+        });
+      }
       case KEEL: {
         McpServer server = KeelServers.server(maxSessions, null);
         McpHttpServer http = KeelServers.start(server, port, maxSessions);
@@ -90,21 +109,23 @@ public final class BenchServer implements AutoCloseable {
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
-      System.err.println("usage: BenchServer keel|keel-probe|sdk-session|sdk-stateless|minimal"
-          + " [--port N] [--max-sessions N]");
+      System.err.println("usage: BenchServer keel|keel-probe|keel-redis|sdk-session|"
+          + "sdk-stateless|minimal [--port N] [--max-sessions N] [--redis URI]");
       System.exit(2);
     }
     Kind kind = Kind.parse(args[0]);
     int port = 0;
     int maxSessions = 20_000;
+    String redis = null;
     for (int i = 1; i + 1 < args.length; i += 2) {
       switch (args[i]) {
+        case "--redis": redis = args[i + 1]; break;
         case "--port": port = Integer.parseInt(args[i + 1]); break;
         case "--max-sessions": maxSessions = Integer.parseInt(args[i + 1]); break;
         default: throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    BenchServer server = start(kind, port, maxSessions);
+    BenchServer server = start(kind, port, maxSessions, redis);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         server.close();

@@ -19,7 +19,15 @@ final class KeelServers {
    * more sessions than the per-principal default (1,000) allows.
    */
   static McpServer server(int maxSessions, CancelProbe probe) {
-    McpServer.Builder b = McpServer.builder().name("keel-bench").version("1")
+    return server(maxSessions, probe, b -> { });
+  }
+
+  /** {@link #server(int, CancelProbe)} with {@code adjust} applied to the builder first. */
+  static McpServer server(int maxSessions, CancelProbe probe,
+      java.util.function.Consumer<McpServer.Builder> adjust) {
+    McpServer.Builder b = McpServer.builder().name("keel-bench").version("1");
+    adjust.accept(b);
+    b
         .maxSessions(maxSessions)
         .maxSessionsPerPrincipal(maxSessions)
         .tool(Tool.builder(BenchTools.ECHO).description("Returns its text")
@@ -40,6 +48,30 @@ final class KeelServers {
       probe.register(b);
     }
     return b.build();
+  }
+
+  /**
+   * Keel as one node of a cluster over the Redis at {@code uri}: sessions listed there, tasks
+   * and the key ring kept there, the bus on it; closing the result closes them too.
+   */
+  static Clustered clustered(String uri) {
+    dev.keel.mcp.redis.RedisCluster cluster = dev.keel.mcp.redis.RedisCluster.builder(uri)
+        .build();
+    dev.keel.mcp.redis.RedisRequestStateKeys keys =
+        dev.keel.mcp.redis.RedisRequestStateKeys.builder(uri).build();
+    return new Clustered(cluster, keys, b -> b.cluster(cluster).requestStateKeys(keys)
+        .taskStore(dev.keel.mcp.redis.RedisTaskStore.builder(cluster).build()));
+  }
+
+  /** What {@link #clustered} opened, and how it changes a builder. */
+  record Clustered(dev.keel.mcp.redis.RedisCluster cluster,
+      dev.keel.mcp.redis.RedisRequestStateKeys keys,
+      java.util.function.Consumer<McpServer.Builder> adjust) implements AutoCloseable {
+    @Override
+    public void close() {
+      cluster.close();
+      keys.close();
+    }
   }
 
   /** Starts Keel's own embedded launcher, as a user of {@code McpHttpServer} would. */

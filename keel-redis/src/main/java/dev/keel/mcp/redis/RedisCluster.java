@@ -464,7 +464,9 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
     private final RedisURI uri;
     private String namespace = "keel";
     private String nodeId;
-    private Duration timeout = Duration.ofSeconds(1);
+    // half a second: a command Redis answers in microseconds, and a request that needs Redis
+    // while it is gone must get its 503 within a second, connection loss unnoticed or not
+    private Duration timeout = Duration.ofMillis(500);
     private Duration heartbeat = Duration.ofSeconds(1);
     private Duration sessionTtl = Duration.ofMinutes(30);
     private Duration lapse = Duration.ofMinutes(1);
@@ -491,7 +493,7 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
       return this;
     }
 
-    /** Sets the timeout of each Redis command (default 1 s). */
+    /** Sets the timeout of each Redis command (default 500 ms). */
     public Builder timeout(Duration value) {
       this.timeout = positive(value, "timeout");
       return this;

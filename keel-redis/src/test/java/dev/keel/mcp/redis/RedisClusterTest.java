@@ -236,4 +236,94 @@ class RedisClusterTest {
     await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
         .until(() -> a.find("any").isEmpty() && a.problem().isEmpty());
   }
+
+  @Test
+  void aSessionBetweenItsCreationAndItsClaimIsNotRenewedIntoTheDirectoryFirst() {
+    // renewals every second (a third of the idle timeout) and a claim that takes 1.5 s to reach
+    // Redis: a renewal runs while the new session waits for its claim. Before the fix it listed
+    // the session itself, and the claim then found the id taken: "Too many sessions".
+    String ns = ns();
+    RedisCluster real = node(ns);
+    dev.keel.mcp.server.cluster.Cluster slowClaims = new SlowClaims(real);
+    McpServer s = McpServer.builder().cluster(slowClaims)
+        .sessionIdleTimeout(Duration.ofSeconds(3)).build();
+    opened.add(s);
+    InitializeOutcome outcome = initialize(s, Principal.of("alice"));
+    assertThat(outcome.session()).as("%s", outcome.response()).isNotNull();
+    assertThat(real.find(outcome.session().id())).isPresent();
+  }
+
+  /** The real cluster, with claims that take 1.5 s. */
+  private record SlowClaims(RedisCluster real) implements dev.keel.mcp.server.cluster.Cluster,
+      SessionDirectory {
+    @Override
+    public String nodeId() {
+      return real.nodeId();
+    }
+
+    @Override
+    public boolean shared() {
+      return true;
+    }
+
+    @Override
+    public void join(java.net.URI address) {
+      real.join(address);
+    }
+
+    @Override
+    public Optional<java.net.URI> addressOf(String node) {
+      return real.addressOf(node);
+    }
+
+    @Override
+    public SessionDirectory sessions() {
+      return this;
+    }
+
+    @Override
+    public dev.keel.mcp.server.cluster.ClusterBus bus() {
+      return real.bus();
+    }
+
+    @Override
+    public Optional<String> problem() {
+      return real.problem();
+    }
+
+    @Override
+    public void close() {
+      // the test closes the real one
+    }
+
+    @Override
+    public Claim claim(SessionRecord record, int maxSessions, int maxPerOwner) {
+      try {
+        Thread.sleep(1500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return real.claim(record, maxSessions, maxPerOwner);
+    }
+
+    @Override
+    public Optional<SessionRecord> find(String id) {
+      return real.find(id);
+    }
+
+    @Override
+    public boolean move(String id, String fromNode, String toNode) {
+      return real.move(id, fromNode, toNode);
+    }
+
+    @Override
+    public java.util.Set<String> renew(java.util.Collection<SessionRecord> held) {
+      return real.renew(held);
+    }
+
+    @Override
+    public void remove(String id, String owner) {
+      real.remove(id, owner);
+    }
+  }
 }

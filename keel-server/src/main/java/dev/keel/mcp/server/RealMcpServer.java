@@ -465,6 +465,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
         : json.mapper().treeToValue(record.clientInfo(), Implementation.class);
     Optional<RealServerSession> restored = core.sessions().restore(record.id(), principal,
         defaultLogLevel, record.protocolVersion(), caps, info);
+    restored.ifPresent(link::adopted);
     // a request racing this one may have restored it first
     return restored.or(() -> core.sessions().owned(record.id(), principal)).map(s -> s);
   }
@@ -527,6 +528,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
   @Override
   public void close() {
     listening = false;
+    link.leave();
     subscriptions.shutdown();
     core.tasks().close();
     for (RealServerSession session : core.sessions().all()) {

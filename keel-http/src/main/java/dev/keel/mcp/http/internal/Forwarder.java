@@ -3,16 +3,15 @@ package dev.keel.mcp.http.internal;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Set;
@@ -26,35 +25,44 @@ import org.slf4j.LoggerFactory;
  * every check again on what it receives, with the client's own credentials: forwarding grants
  * nothing. A forwarded request is marked with {@link #HEADER} and never forwarded again, so two
  * nodes that disagree for a moment cannot bounce a request between them.
+ *
+ * <p>HTTP/1.1 over {@link ForwardConnections}: the request goes out in one write, the answer's
+ * head is parsed here, and its body (by length, chunked, or to the end of the connection) is
+ * copied to the client as it arrives, flushed whenever nothing more is waiting.
  */
-final class Forwarder {
+final class Forwarder implements AutoCloseable {
 
   /** Marks a forwarded request; its value names the node that forwarded it. */
   static final String HEADER = "Keel-Forwarded-By";
 
   private static final Logger LOG = LoggerFactory.getLogger(Forwarder.class);
+  private static final int MAX_HEAD = 64 * 1024;
 
-  /** Headers that belong to one connection, or that the JDK client sets itself. */
+  /** Headers that belong to one connection or are set here. */
   private static final Set<String> HOP = Set.of("host", "connection", "content-length", "expect",
       "upgrade", "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection",
       "proxy-authorization", "http2-settings", HEADER.toLowerCase(Locale.ROOT));
+  /** Answer headers this node's own server sets. */
+  private static final Set<String> OWN = Set.of("date", "server");
 
-  private final HttpClient client;
   private final String nodeId;
   private final Executor executor;
+  private final ForwardConnections connections = new ForwardConnections();
 
   Forwarder(String nodeId, Executor executor) {
     this.nodeId = nodeId;
     this.executor = executor;
-    // HTTP/1.1: each forwarded stream its own connection, as the client's was; connecting is
-    // bounded so a node that died is noticed in a second, not at the OS's timeout
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(1)).executor(executor).build();
   }
 
   /** Returns true when {@code req} was forwarded to this node by another one. */
   static boolean forwarded(HttpServletRequest req) {
     return req.getHeader(HEADER) != null;
+  }
+
+  /** What to do when the node that holds the session cannot be reached. */
+  interface Unreachable {
+    /** Answers the request some other way (the session is taken over, or is gone). */
+    void answer() throws IOException;
   }
 
   /**
@@ -64,90 +72,249 @@ final class Forwarder {
    */
   void forward(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, URI target,
       byte[] body, Unreachable unreachable) {
-    HttpRequest request = requestFor(req, target, body);
-    executor.execute(() -> run(request, resp, async, unreachable));
+    byte[] request = requestBytes(req, target, body);
+    executor.execute(() -> {
+      try {
+        if (!relay(target, request, resp)) {
+          unreachable.answer();
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("forwarding to {} ended: {}", target, e.toString());
+      } finally {
+        try {
+          async.complete();
+        } catch (IllegalStateException ignored) {
+          // already completed (the container timed the client out)
+        }
+      }
+    });
   }
 
   /**
    * Forwards {@code req} to {@code target} and relays the answer on the calling thread, which
-   * already holds the request in async mode; a node that cannot be reached gets a 502 answer.
+   * already holds the request in async mode; a node that cannot be reached gets 502.
    */
   void relayTo(HttpServletRequest req, HttpServletResponse resp, URI target, byte[] body)
       throws IOException {
-    try {
-      relay(client.send(requestFor(req, target, body), HttpResponse.BodyHandlers.ofInputStream()),
-          resp);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ConnectException | HttpConnectTimeoutException e) {
+    if (!relay(target, requestBytes(req, target, body), resp)) {
       resp.sendError(502);
     }
   }
 
-  private HttpRequest requestFor(HttpServletRequest req, URI target, byte[] body) {
-    HttpRequest.Builder out = HttpRequest.newBuilder(target)
-        .method(req.getMethod(), body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(body));
+  private byte[] requestBytes(HttpServletRequest req, URI target, byte[] body) {
+    StringBuilder head = new StringBuilder(512);
+    String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/"
+        : target.getRawPath();
+    head.append(req.getMethod()).append(' ').append(path);
+    if (req.getQueryString() != null) {
+      head.append('?').append(req.getQueryString());
+    }
+    head.append(" HTTP/1.1\r\nHost: ").append(target.getHost()).append(':')
+        .append(ForwardConnections.port(target)).append("\r\n");
     for (String name : Collections.list(req.getHeaderNames())) {
       if (!HOP.contains(name.toLowerCase(Locale.ROOT))) {
         for (String value : Collections.list(req.getHeaders(name))) {
-          out.header(name, value);
+          if (value.indexOf('\r') < 0 && value.indexOf('\n') < 0) {
+            head.append(name).append(": ").append(value).append("\r\n");
+          }
         }
       }
     }
-    out.header(HEADER, nodeId);
-    return out.build();
+    head.append(HEADER).append(": ").append(nodeId).append("\r\n");
+    head.append("Content-Length: ").append(body == null ? 0 : body.length).append("\r\n\r\n");
+    byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+    if (body == null || body.length == 0) {
+      return h;
+    }
+    byte[] all = new byte[h.length + body.length];
+    System.arraycopy(h, 0, all, 0, h.length);
+    System.arraycopy(body, 0, all, h.length, body.length);
+    return all;
   }
 
-  /** What to do when the node that holds the session cannot be reached. */
-  interface Unreachable {
-    /** Answers the request some other way (the session is taken over, or is gone). */
-    void answer() throws IOException;
-  }
-
-  private void run(HttpRequest request, HttpServletResponse resp, AsyncContext async,
-      Unreachable unreachable) {
-    try {
-      HttpResponse<InputStream> answer;
+  /**
+   * Sends the request and copies the answer into {@code resp} as it arrives.
+   *
+   * @return false when the node could not be reached (nothing was written)
+   */
+  private boolean relay(URI target, byte[] request, HttpServletResponse resp) throws IOException {
+    for (int attempt = 0; ; attempt++) {
+      ForwardConnections.Connection c;
       try {
-        answer = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-      } catch (ConnectException | HttpConnectTimeoutException e) {
-        unreachable.answer();
-        return;
+        c = connections.take(target);
+      } catch (ConnectException | SocketTimeoutException e) {
+        return false;
       }
-      relay(answer, resp);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("forwarding to {} ended: {}", request.uri(), e.toString());
-    } finally {
+      Head head;
       try {
-        async.complete();
-      } catch (IllegalStateException ignored) {
-        // already completed (the container timed the client out)
+        c.out.write(request);
+        c.out.flush();
+        head = Head.read(c.in);
+      } catch (IOException e) {
+        c.close();
+        if (c.reused && attempt == 0) {
+          // a kept-alive connection the other node had closed: nothing reached it, try a new one
+          continue;
+        }
+        throw e;
       }
+      boolean clean;
+      try {
+        clean = copy(head, c.in, resp);
+      } catch (IOException e) {
+        // the client went away, or the other node did: the connection is done either way
+        c.close();
+        throw e;
+      }
+      if (clean && !head.close) {
+        connections.give(target, c);
+      } else {
+        c.close();
+      }
+      return true;
     }
   }
 
-  private static void relay(HttpResponse<InputStream> answer, HttpServletResponse resp)
+  /** Writes the head and copies the body; returns true when it ended at its framing's end. */
+  private static boolean copy(Head head, InputStream in, HttpServletResponse resp)
       throws IOException {
-    try (InputStream in = answer.body()) {
-      resp.setStatus(answer.statusCode());
-      answer.headers().map().forEach((name, values) -> {
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (!HOP.contains(lower) && !lower.equals(":status")) {
-          values.forEach(v -> resp.addHeader(name, v));
+    resp.setStatus(head.status);
+    for (String[] h : head.headers) {
+      String lower = h[0].toLowerCase(Locale.ROOT);
+      if (!HOP.contains(lower) && !OWN.contains(lower)) {
+        resp.addHeader(h[0], h[1]);
+      }
+    }
+    OutputStream sink = resp.getOutputStream();
+    if (head.contentLength >= 0) {
+      resp.setContentLengthLong(head.contentLength);
+      copyExactly(in, sink, head.contentLength);
+      sink.flush();
+      return true;
+    }
+    if (head.chunked) {
+      while (true) {
+        long size = chunkSize(in);
+        if (size == 0) {
+          // trailers (none from Keel) up to the empty line
+          while (!line(in).isEmpty()) {
+            // skip
+          }
+          sink.flush();
+          return true;
         }
-      });
-      answer.headers().firstValueAsLong("content-length").ifPresent(resp::setContentLengthLong);
-      OutputStream sink = resp.getOutputStream();
-      byte[] buffer = new byte[8192];
-      int n;
-      // flushed after every read: an SSE event reaches the client as the other node wrote it
-      while ((n = in.read(buffer)) >= 0) {
-        sink.write(buffer, 0, n);
+        copyExactly(in, sink, size);
+        // flushed before the chunk's closing CRLF is read: Jetty sends that CRLF only with the
+        // next chunk, which for an SSE stream may be minutes away
+        if (in.available() == 0) {
+          sink.flush();
+        }
+        line(in);
+      }
+    }
+    byte[] buffer = new byte[8192];
+    int n;
+    while ((n = in.read(buffer)) >= 0) {
+      sink.write(buffer, 0, n);
+      if (in.available() == 0) {
         sink.flush();
       }
     }
+    return false;
+  }
+
+  private static void copyExactly(InputStream in, OutputStream sink, long length)
+      throws IOException {
+    byte[] buffer = new byte[(int) Math.min(8192, Math.max(1, length))];
+    long left = length;
+    while (left > 0) {
+      int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+      if (n < 0) {
+        throw new EOFException("the other node closed the answer early");
+      }
+      sink.write(buffer, 0, n);
+      left -= n;
+      if (left > 0 && in.available() == 0) {
+        sink.flush();
+      }
+    }
+  }
+
+  private static long chunkSize(InputStream in) throws IOException {
+    String size = line(in);
+    int semi = size.indexOf(';');
+    try {
+      return Long.parseLong((semi >= 0 ? size.substring(0, semi) : size).trim(), 16);
+    } catch (NumberFormatException e) {
+      throw new IOException("bad chunk size from the other node: " + size);
+    }
+  }
+
+  private static String line(InputStream in) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream(64);
+    int c;
+    while ((c = in.read()) >= 0) {
+      if (c == '\n') {
+        String s = b.toString(StandardCharsets.ISO_8859_1);
+        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+      }
+      if (b.size() >= MAX_HEAD) {
+        throw new IOException("a line from the other node is too long");
+      }
+      b.write(c);
+    }
+    throw new EOFException("the other node closed the connection");
+  }
+
+  /** The status line and headers of an answer. */
+  private static final class Head {
+    int status;
+    final java.util.List<String[]> headers = new java.util.ArrayList<>();
+    long contentLength = -1;
+    boolean chunked;
+    boolean close;
+
+    static Head read(InputStream in) throws IOException {
+      Head h = new Head();
+      String status = line(in);
+      String[] parts = status.split(" ", 3);
+      if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
+        throw new IOException("not an HTTP/1.1 answer from the other node: " + status);
+      }
+      h.status = Integer.parseInt(parts[1]);
+      h.close = parts[0].equals("HTTP/1.0");
+      int size = 0;
+      String line;
+      while (!(line = line(in)).isEmpty()) {
+        size += line.length();
+        if (size > MAX_HEAD) {
+          throw new IOException("the other node's answer head is too large");
+        }
+        int colon = line.indexOf(':');
+        if (colon <= 0) {
+          continue;
+        }
+        String name = line.substring(0, colon).trim();
+        String value = line.substring(colon + 1).trim();
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.equals("content-length")) {
+          h.contentLength = Long.parseLong(value);
+        } else if (lower.equals("transfer-encoding")) {
+          h.chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+        } else if (lower.equals("connection")) {
+          h.close = value.toLowerCase(Locale.ROOT).contains("close");
+        }
+        h.headers.add(new String[] {name, value});
+      }
+      if (h.chunked) {
+        h.contentLength = -1;
+      }
+      return h;
+    }
+  }
+
+  @Override
+  public void close() {
+    connections.close();
   }
 }

@@ -84,6 +84,7 @@ public final class HttpTransport implements AutoCloseable {
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
   private final Forwarder forwarder;
+  private final SessionRoutes routes = new SessionRoutes();
   private final Authentication authentication;
   private final BodyRead.Limits bodies;
   /**
@@ -422,7 +423,9 @@ public final class HttpTransport implements AutoCloseable {
     }
     if (mayOpenChannel) {
       Optional<ServerSession> owned = engine.session(sid, principal.get());
-      if (owned.isEmpty()) {
+      if (owned.isEmpty() && !listedInCluster(sid)) {
+        // a channel is claimed only under an id no node lists: a session another node holds
+        // is never shadowed by a channel here
         owned = engine.attachChannel(sid, principal.get());
       }
       if (owned.isPresent()) {
@@ -453,7 +456,7 @@ public final class HttpTransport implements AutoCloseable {
       return null;
     }
     try {
-      Optional<SessionRecord> found = cluster.sessions().find(sid);
+      Optional<SessionRecord> found = routes.find(cluster, sid);
       if (found.isEmpty() || !found.get().owner().equals(principal.fingerprint())
           || found.get().node().equals(cluster.nodeId())) {
         // listed under this node yet not held: it ended here and its listing has not gone yet
@@ -486,6 +489,7 @@ public final class HttpTransport implements AutoCloseable {
    */
   private ServerSession takeOver(SessionRecord record, Principal principal) {
     Cluster cluster = engine.cluster();
+    routes.forget(record.id());
     if (!cluster.sessions().move(record.id(), record.node(), cluster.nodeId())) {
       Optional<SessionRecord> now = cluster.sessions().find(record.id());
       if (now.isEmpty() || !now.get().node().equals(cluster.nodeId())) {
@@ -494,6 +498,19 @@ public final class HttpTransport implements AutoCloseable {
     }
     LOG.info("took over session {} from node {}", record.id(), record.node());
     return engine.adopt(record.movedTo(cluster.nodeId()), principal).orElse(null);
+  }
+
+  /** Returns true when the cluster's directory lists {@code sid} (or cannot be asked). */
+  private boolean listedInCluster(String sid) {
+    Cluster cluster = engine.cluster();
+    if (!cluster.shared()) {
+      return false;
+    }
+    try {
+      return cluster.sessions().find(sid).isPresent();
+    } catch (ClusterUnavailableException e) {
+      return true;
+    }
   }
 
   /**
@@ -608,6 +625,7 @@ public final class HttpTransport implements AutoCloseable {
     context.keepAlive().close();
     context.probes().close();
     bodies.timer().close();
+    forwarder.close();
     for (SessionStreams streams : sessionStreams.values()) {
       streams.closeAll(true);
     }

@@ -47,6 +47,13 @@ public final class ClusterLink {
 
   private final Cluster cluster;
   private final McpJson json;
+  private volatile boolean leaving;
+  /**
+   * The sessions this node listed (claimed, or took over): only those are renewed. A session
+   * between its creation and its claim is not, or a renewal could list it first, past the
+   * limits, and make its own claim fail.
+   */
+  private final java.util.Set<String> listed = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** Links a server to its cluster; with {@link Cluster#single()} every step does nothing. */
   public ClusterLink(Cluster cluster, McpJson json, Local local) {
@@ -105,8 +112,19 @@ public final class ClusterLink {
     if (!cluster.shared()) {
       return true;
     }
-    return cluster.sessions().claim(record(session), maxSessions, maxPerOwner)
+    boolean claimed = cluster.sessions().claim(record(session), maxSessions, maxPerOwner)
         == SessionDirectory.Claim.CLAIMED;
+    if (claimed) {
+      listed.add(session.id());
+    }
+    return claimed;
+  }
+
+  /** A session this node took over from one that died: it is listed here now. */
+  public void adopted(RealServerSession session) {
+    if (cluster.shared()) {
+      listed.add(session.id());
+    }
   }
 
   private SessionRecord record(RealServerSession session) {
@@ -118,9 +136,18 @@ public final class ClusterLink {
         session.protocolVersion(), caps, info);
   }
 
+  /**
+   * The node is shutting down: the sessions it closes now stay listed, so that other nodes take
+   * them over at their next request (a rolling restart ends no session) instead of answering
+   * 404.
+   */
+  public void leave() {
+    leaving = true;
+  }
+
   /** Unlists a session that ended here; a directory out of reach lets it lapse instead. */
   public void closed(RealServerSession session) {
-    if (!cluster.shared() || session.isChannel()) {
+    if (!cluster.shared() || !listed.remove(session.id()) || leaving) {
       return;
     }
     try {
@@ -141,7 +168,7 @@ public final class ClusterLink {
     }
     java.util.Map<String, RealServerSession> held = new java.util.HashMap<>();
     for (RealServerSession s : sessions) {
-      if (!s.isChannel() && !s.isClosed() && s.protocolVersion() != null) {
+      if (listed.contains(s.id()) && !s.isClosed()) {
         held.put(s.id(), s);
       }
     }

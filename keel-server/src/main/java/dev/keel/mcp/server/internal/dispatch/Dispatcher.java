@@ -263,6 +263,13 @@ public final class Dispatcher {
       return finished(view, ctx, route, request, timeout, null);
     } catch (McpException e) {
       return finished(view, ctx, route, request, timeout, () -> error(view, request.id(), e));
+    } catch (dev.keel.mcp.server.cluster.ClusterUnavailableException e) {
+      // a shared store out of reach is the service's state, not a bug: a clear answer, no trace
+      LOG.warn("{}: {}", request.method(), e.getMessage());
+      McpException unavailable = new McpException(ErrorCodes.SERVER_ERROR,
+          "Service unavailable: the cluster's shared store cannot be reached");
+      return finished(view, ctx, route, request, timeout,
+          () -> error(view, request.id(), unavailable));
     } catch (Exception | Error e) {
       if (ctx.signalled() instanceof InputRequiredSignal signal) {
         // the handler swallowed its question and failed otherwise: the question wins

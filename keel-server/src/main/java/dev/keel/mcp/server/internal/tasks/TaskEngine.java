@@ -285,9 +285,35 @@ public final class TaskEngine {
     TaskRun run = runs.get(taskId);
     if (run != null) {
       run.answer(answers);
-    } else {
-      relay.answer(taskId, answers);
+      return;
     }
+    Optional<StoredTask> before = store.get(taskId);
+    if (before.isEmpty() || before.get().inputRequests() == null) {
+      return;
+    }
+    for (Map.Entry<String, tools.jackson.databind.JsonNode> e : answers.properties()) {
+      if (before.get().inputRequests().has(e.getKey())
+          && !(e.getValue() instanceof tools.jackson.databind.node.ObjectNode)) {
+        throw dev.keel.mcp.core.McpException.invalidParams("Invalid input response: "
+            + e.getKey());
+      }
+    }
+    // The store shows the answered questions gone before the acknowledgement, as on one node;
+    // the handler on the other node gets the answers over the relay and ends the wait.
+    store.update(taskId, t -> {
+      if (t.status() != TaskStatus.INPUT_REQUIRED || t.inputRequests() == null) {
+        return t;
+      }
+      tools.jackson.databind.node.ObjectNode open = t.inputRequests().deepCopy();
+      answers.propertyNames().forEach(open::remove);
+      return open.isEmpty() ? t.withStatus(TaskStatus.WORKING, null, now())
+          : t.withInputRequests(open, now());
+    }).ifPresent(t -> {
+      if (t.status() != before.get().status()) {
+        onChange.accept(t);
+      }
+    });
+    relay.answer(taskId, answers);
   }
 
   /** Hands answers to a task's handler only if it runs here (what the relay delivers). */
