@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +45,25 @@ final class Forwarder implements AutoCloseable {
   private static final Set<String> OWN = Set.of("date", "server");
 
   private final String nodeId;
-  private final Executor executor;
+  /**
+   * Its own threads: a forwarded GET stream holds one for as long as it is open. Virtual where
+   * the JVM has them; on Java 17 platform threads, as many as {@link #slots} allow, never the
+   * transport's bounded pool, which its keep-alives and hand-offs need.
+   */
+  private final java.util.concurrent.ExecutorService executor;
+  private final java.util.concurrent.Semaphore slots;
   private final ForwardConnections connections = new ForwardConnections();
 
-  Forwarder(String nodeId, Executor executor) {
+  Forwarder(String nodeId) {
     this.nodeId = nodeId;
-    this.executor = executor;
+    boolean virtual = dev.keel.mcp.server.transport.HandlerThreads.virtual();
+    this.executor = virtual ? dev.keel.mcp.server.transport.HandlerThreads.newExecutor(
+        "keel-forward") : java.util.concurrent.Executors.newCachedThreadPool(r -> {
+          Thread t = new Thread(r, "keel-forward");
+          t.setDaemon(true);
+          return t;
+        });
+    this.slots = new java.util.concurrent.Semaphore(virtual ? 20_000 : 2_000);
   }
 
   /** Returns true when {@code req} was forwarded to this node by another one. */
@@ -73,6 +85,16 @@ final class Forwarder implements AutoCloseable {
   void forward(HttpServletRequest req, HttpServletResponse resp, AsyncContext async, URI target,
       byte[] body, Unreachable unreachable) {
     byte[] request = requestBytes(req, target, body);
+    if (!slots.tryAcquire()) {
+      try {
+        resp.setHeader("Retry-After", "1");
+        resp.sendError(503);
+      } catch (IOException ignored) {
+        // the client is gone
+      }
+      async.complete();
+      return;
+    }
     executor.execute(() -> {
       try {
         if (!relay(target, request, resp)) {
@@ -81,6 +103,7 @@ final class Forwarder implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         LOG.debug("forwarding to {} ended: {}", target, e.toString());
       } finally {
+        slots.release();
         try {
           async.complete();
         } catch (IllegalStateException ignored) {
@@ -316,5 +339,6 @@ final class Forwarder implements AutoCloseable {
   @Override
   public void close() {
     connections.close();
+    executor.shutdownNow();
   }
 }

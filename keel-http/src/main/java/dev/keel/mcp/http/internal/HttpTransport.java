@@ -127,7 +127,7 @@ public final class HttpTransport implements AutoCloseable {
         executor, options.retry().toMillis(), options.keepAlive().toNanos(),
         min(SSE_AFTER, options.keepAlive()).toNanos(), openListening);
     this.gates = new Gates(options, errors, engine.cluster());
-    this.forwarder = new Forwarder(engine.cluster().nodeId(), executor);
+    this.forwarder = new Forwarder(engine.cluster().nodeId());
     this.authentication = new Authentication(options.authenticator(),
         options.fingerprintResolver());
     // A read is timed out within a quarter of its timeout (at most 250 ms late).
