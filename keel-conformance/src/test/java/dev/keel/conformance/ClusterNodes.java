@@ -181,6 +181,36 @@ final class ClusterNodes implements AutoCloseable {
     return new Stream(r, readers);
   }
 
+  /** The {@code _meta} of a stateless 2026-07-28 request that declares no capabilities. */
+  static final String MODERN_META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
+      + "\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
+  /** A stateless request's builder: its version, method and name headers. */
+  HttpRequest.Builder modern(String key, String method, String name, String body) {
+    HttpRequest.Builder b = request(lb.endpoint(), null, key)
+        .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method)
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (name != null) {
+      b.header("Mcp-Name", name);
+    }
+    return b;
+  }
+
+  /** POSTs a stateless request through the balancer and returns its open stream. */
+  Stream openModern(String key, String method, String name, String body)
+      throws IOException, InterruptedException {
+    return new Stream(http.send(modern(key, method, name, body).build(),
+        HttpResponse.BodyHandlers.ofInputStream()), readers);
+  }
+
+  /** POSTs a stateless request through the balancer and waits for the whole answer. */
+  Answer postModern(String key, String method, String name, String body)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r = http.send(modern(key, method, name, body).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return new Answer(r.statusCode(), r.body(), served(r), r);
+  }
+
   /** Opens a GET stream through the balancer, optionally resuming after {@code lastEventId}. */
   Stream get(String session, String key, String lastEventId)
       throws IOException, InterruptedException {

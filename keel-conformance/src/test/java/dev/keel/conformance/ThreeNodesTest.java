@@ -257,4 +257,33 @@ class ThreeNodesTest {
       assertThat(result.at("/result/content/0/text").asString()).isEqualTo("slept 1500 ms");
     }
   }
+
+  @Test
+  void aListenStreamOnOneNodeReceivesAResourceUpdateRaisedByAStatelessCallOnAnother()
+      throws Exception {
+    // its own resource: a subscription the other tests leave behind never counts here
+    cluster.steer('a');
+    try (ClusterNodes.Stream listen = cluster.openModern(ALICE, "subscriptions/listen", null,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\",\"params\":{"
+            + "\"notifications\":{\"resourceSubscriptions\":[\"test://watched-resource\"]},"
+            + ClusterNodes.MODERN_META + "}}")) {
+      assertThat(listen.servedBy()).isEqualTo("a");
+      JsonNode ack = listen.next(Duration.ofSeconds(10)).json();
+      assertThat(ack.path("method").asString())
+          .isEqualTo("notifications/subscriptions/acknowledged");
+      assertThat(ack.at("/params/notifications/resourceSubscriptions/0").asString())
+          .isEqualTo("test://watched-resource");
+      cluster.steer('b');
+      ClusterNodes.Answer touch = cluster.postModern(BOB, "tools/call", "touch_resource",
+          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+              + "\"touch_resource\",\"arguments\":{\"uri\":\"test://watched-resource\"},"
+              + ClusterNodes.MODERN_META + "}}");
+      assertThat(touch.servedBy()).isEqualTo("b");
+      assertThat(touch.json().at("/result/content/0/text").asString()).as(touch.body())
+          .isEqualTo("told 0 here");
+      JsonNode updated = listen.next(Duration.ofSeconds(10)).json();
+      assertThat(updated.path("method").asString()).isEqualTo("notifications/resources/updated");
+      assertThat(updated.at("/params/uri").asString()).isEqualTo("test://watched-resource");
+    }
+  }
 }
