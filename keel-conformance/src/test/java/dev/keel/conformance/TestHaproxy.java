@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.keel.mcp.redis.DebianPackages;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -33,9 +34,7 @@ final class TestHaproxy implements AutoCloseable {
 
   /** Starts a balancer in front of {@code nodes} (their MCP URLs), named a, b, c… in order. */
   static TestHaproxy start(List<String> nodes) throws IOException, InterruptedException {
-    if (!Files.isExecutable(BINARY)) {
-      install();
-    }
+    DebianPackages.ensure("haproxy", BINARY);
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
@@ -110,33 +109,5 @@ final class TestHaproxy implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  private static void install() throws IOException, InterruptedException {
-    List<String> install = List.of("apt-get", "install", "-y", "--no-install-recommends",
-        "haproxy");
-    if (run(install) != 0) {
-      run(List.of("apt-get", "update"));
-      if (run(install) != 0) {
-        throw new IllegalStateException("haproxy is missing and apt-get could not install it "
-            + "(the tests need root for that): run 'apt-get install -y haproxy'");
-      }
-    }
-    if (!Files.isExecutable(BINARY)) {
-      throw new IllegalStateException("apt-get installed haproxy but no " + BINARY);
-    }
-  }
-
-  private static int run(List<String> command) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
-    Process p = pb.start();
-    p.getOutputStream().close();
-    p.getInputStream().readAllBytes();
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      return -1;
-    }
-    return p.exitValue();
   }
 }

@@ -32,7 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -124,7 +123,6 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
   private final StatefulRedisPubSubConnection<String, String> pubsub;
   private final String ns;
   private final String nodeId;
-  private final Duration timeout;
   private final long heartbeatMillis;
   private final long sessionTtlMillis;
   private final long lapseMillis;
@@ -135,14 +133,12 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
   private final Map<String, CachedAddress> addresses = new ConcurrentHashMap<>();
   private final AtomicReference<URI> address = new AtomicReference<>();
   private final AtomicReference<String> problem = new AtomicReference<>();
-  private final AtomicLong commands = new AtomicLong();
 
   private record CachedAddress(Optional<URI> uri, long readAt) {}
 
   private RedisCluster(Builder b) {
     b.uri.setTimeout(b.timeout);
     this.ns = b.namespace;
-    this.timeout = b.timeout;
     this.heartbeatMillis = b.heartbeat.toMillis();
     this.sessionTtlMillis = b.sessionTtl.toMillis();
     this.lapseMillis = b.lapse.toMillis();
@@ -219,10 +215,8 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
     try {
       URI mine = address.get();
       if (mine != null) {
-        commands.incrementAndGet();
         announce(mine);
       } else {
-        commands.incrementAndGet();
         connection.sync().ping();
       }
       if (problem.getAndSet(null) != null) {
@@ -256,11 +250,6 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
     return found;
   }
 
-  /** Forgets what was read of a node's address: it refused a connection. */
-  void forgetAddress(String node) {
-    addresses.remove(node);
-  }
-
   /** Returns true when {@code node} is this one or announced itself within three heartbeats. */
   boolean alive(String node) {
     return node.equals(nodeId) || addressOf(node).isPresent()
@@ -280,11 +269,6 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
   @Override
   public Optional<String> problem() {
     return Optional.ofNullable(problem.get());
-  }
-
-  /** Returns how many Redis commands this node has sent (for the benchmark's report). */
-  public long commandsSent() {
-    return commands.get();
   }
 
   @Override
@@ -362,7 +346,6 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
 
   @Override
   public void publish(String topic, String message) {
-    commands.incrementAndGet();
     // not awaited: a publish is at most once anyway, and the caller (a handler telling the
     // other nodes a resource changed) must not wait on Redis
     connection.async().publish(ns + ":bus:" + topic, message).exceptionally(e -> {
@@ -403,7 +386,6 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
 
   /** Runs one Redis command (or script), turning Redis's failures into the cluster's. */
   <T> T call(Supplier<T> command) {
-    commands.incrementAndGet();
     try {
       return command.get();
     } catch (RedisException e) {
@@ -452,11 +434,6 @@ public final class RedisCluster implements Cluster, SessionDirectory, ClusterBus
     connection.close();
     client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     resources.shutdown(0, 2, TimeUnit.SECONDS);
-  }
-
-  /** Returns the command timeout. */
-  Duration timeout() {
-    return timeout;
   }
 
   /** Configures a {@link RedisCluster}. */

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,9 +35,7 @@ public final class TestRedis implements AutoCloseable {
 
   /** Starts a Redis of its own (installing the package first if need be). */
   public static TestRedis start() throws IOException, InterruptedException {
-    if (!Files.isExecutable(BINARY)) {
-      install();
-    }
+    DebianPackages.ensure("redis-server", BINARY);
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
@@ -115,34 +112,5 @@ public final class TestRedis implements AutoCloseable {
     } catch (IOException ignored) {
       // a temporary directory; the system cleans it eventually
     }
-  }
-
-  private static void install() throws IOException, InterruptedException {
-    List<String> install = List.of("apt-get", "install", "-y", "--no-install-recommends",
-        "redis-server");
-    if (run(install) != 0) {
-      // the package lists may be missing on a fresh machine
-      run(List.of("apt-get", "update"));
-      if (run(install) != 0) {
-        throw new IllegalStateException("redis-server is missing and apt-get could not install "
-            + "it (the tests need root for that): run 'apt-get install -y redis-server'");
-      }
-    }
-    if (!Files.isExecutable(BINARY)) {
-      throw new IllegalStateException("apt-get installed redis-server but no " + BINARY);
-    }
-  }
-
-  private static int run(List<String> command) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().put("DEBIAN_FRONTEND", "noninteractive");
-    Process p = pb.start();
-    p.getOutputStream().close();
-    p.getInputStream().readAllBytes();
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      return -1;
-    }
-    return p.exitValue();
   }
 }

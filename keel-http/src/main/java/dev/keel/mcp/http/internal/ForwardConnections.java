@@ -34,25 +34,14 @@ final class ForwardConnections implements AutoCloseable {
     final Socket socket;
     final InputStream in;
     final OutputStream out;
-    final boolean reused;
+    /** True once it served an answer: the other node may have closed it since. */
+    boolean reused;
     long idleSince;
 
-    private Connection(Socket socket, boolean reused) throws IOException {
+    private Connection(Socket socket) throws IOException {
       this.socket = socket;
       this.in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
       this.out = socket.getOutputStream();
-      this.reused = reused;
-    }
-
-    private Connection reusedCopy() throws IOException {
-      return new Connection(socket, true, in, out);
-    }
-
-    private Connection(Socket socket, boolean reused, InputStream in, OutputStream out) {
-      this.socket = socket;
-      this.in = in;
-      this.out = out;
-      this.reused = reused;
     }
 
     @Override
@@ -81,7 +70,7 @@ final class ForwardConnections implements AutoCloseable {
           break;
         }
         if (System.nanoTime() - c.idleSince < MAX_IDLE_NANOS && !c.socket.isClosed()) {
-          return c.reusedCopy();
+          return c;
         }
         c.close();
       }
@@ -89,7 +78,7 @@ final class ForwardConnections implements AutoCloseable {
     Socket socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(new InetSocketAddress(target.getHost(), port(target)), CONNECT_TIMEOUT_MS);
-    return new Connection(socket, false);
+    return new Connection(socket);
   }
 
   /** Gives back a connection whose answer ended cleanly. */
@@ -99,6 +88,7 @@ final class ForwardConnections implements AutoCloseable {
       return;
     }
     c.idleSince = System.nanoTime();
+    c.reused = true;
     Deque<Connection> pool = idle.computeIfAbsent(key(target), k -> new ArrayDeque<>());
     synchronized (pool) {
       if (pool.size() < MAX_IDLE_PER_NODE) {
