@@ -69,6 +69,19 @@ final class AgentServer implements AutoCloseable {
         .allowWrites(writes).build());
   }
 
+  /**
+   * An agent on the test MariaDB through {@code driver}, logged in as a user that may write
+   * (so the agent's own layers are what keeps it read-only).
+   */
+  static AgentServer mariadb(String database, TestMariaDb.Driver driver, AgentLimits limits,
+      boolean writes) {
+    TestMariaDb db = TestMariaDb.get();
+    return new AgentServer("mariadb-" + driver.name().toLowerCase(java.util.Locale.ROOT),
+        DatabaseAgent.builder().jdbcUrl(db.database(database, driver))
+            .user(TestMariaDb.AGENT_USER).password(TestMariaDb.AGENT_PASSWORD)
+            .access(policy()).limits(limits).allowWrites(writes).build());
+  }
+
   AgentClient client(String bearer) {
     return new AgentClient(http.endpoint(), bearer);
   }

@@ -140,6 +140,10 @@ public final class Database implements AutoCloseable {
       throws SQLException {
     try (Connection c = DriverManager.getConnection(url, user, password)) {
       String current = c.getSchema();
+      if (current == null && Dialect.of(url) == Dialect.MYSQL) {
+        // both MySQL drivers call the database a catalog unless told otherwise
+        current = c.getCatalog();
+      }
       if (current == null) {
         throw new IllegalArgumentException("the database has no current schema; pass --schema");
       }

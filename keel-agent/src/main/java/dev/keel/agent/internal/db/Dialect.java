@@ -8,6 +8,12 @@ public enum Dialect {
   H2,
   /** PostgreSQL. */
   POSTGRESQL,
+  /**
+   * MySQL and MariaDB, through either driver ({@code jdbc:mariadb:} or {@code jdbc:mysql:}):
+   * one dialect, because the server reads the SQL and pins the session; what differs between
+   * the drivers (metadata terms, cancel, reset) is settled per driver in {@code MySqlPins}.
+   */
+  MYSQL,
   /** Any other JDBC database: metadata and queries work, engine-specific extras do not. */
   OTHER;
 
@@ -19,6 +25,9 @@ public enum Dialect {
     }
     if (url.startsWith("jdbc:postgresql:")) {
       return POSTGRESQL;
+    }
+    if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+      return MYSQL;
     }
     return OTHER;
   }

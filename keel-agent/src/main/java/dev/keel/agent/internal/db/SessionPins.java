@@ -21,6 +21,7 @@ import org.postgresql.jdbc.PreferQueryMode;
  *       start-up options, which {@code DISCARD ALL} restores rather than clears; the driver in
  *       extended-protocol mode (one Parse per statement, so the server refuses a second
  *       statement) and without named server-side statements ({@code DISCARD ALL} drops them);</li>
+ *   <li>MySQL and MariaDB: see {@link MySqlPins};</li>
  *   <li>H2: the schema and its search path, set when the connection is made and checked again
  *       whenever it goes back to the pool.</li>
  * </ul>
@@ -53,6 +54,8 @@ final class SessionPins {
       config.addDataSourceProperty("options", options.toString());
       config.addDataSourceProperty("preferQueryMode", "extended");
       config.addDataSourceProperty("prepareThreshold", "0");
+    } else if (dialect == Dialect.MYSQL) {
+      MySqlPins.apply(config, schema, readOnly);
     } else if (dialect == Dialect.H2) {
       config.setConnectionInitSql("SET SCHEMA " + quote(schema) + "; SET SCHEMA_SEARCH_PATH "
           + quote(schema));
@@ -70,6 +73,9 @@ final class SessionPins {
    */
   static List<String> problems(Connection c, Dialect dialect, String schema, boolean readOnly)
       throws SQLException {
+    if (dialect == Dialect.MYSQL) {
+      return MySqlPins.problems(c, schema, readOnly);
+    }
     List<String> problems = new ArrayList<>();
     if (dialect == Dialect.POSTGRESQL) {
       PGConnection pg = c.unwrap(PGConnection.class);
@@ -155,6 +161,9 @@ final class SessionPins {
         }
         c.setAutoCommit(false);
         return true;
+      }
+      if (dialect == Dialect.MYSQL) {
+        return MySqlPins.reset(c, schema);
       }
       if (dialect == Dialect.H2) {
         boolean clean = h2StateIsClean(c, schema);

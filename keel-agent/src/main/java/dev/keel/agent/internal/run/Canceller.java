@@ -41,7 +41,7 @@ final class Canceller {
   /** Names the statement now running, for engines that can only cancel a statement. */
   void running(Statement value) {
     this.statement = value;
-    if (fired && dialect == Dialect.OTHER) {
+    if (fired && (dialect == Dialect.OTHER || dialect == Dialect.MYSQL)) {
       cancel();
     }
   }
@@ -59,6 +59,15 @@ final class Canceller {
         switch (dialect) {
           case POSTGRESQL -> connection.unwrap(org.postgresql.PGConnection.class).cancelQuery();
           case H2 -> connection.unwrap(org.h2.jdbc.JdbcConnection.class).getSession().cancel();
+          // KILL QUERY from a second connection; MariaDB's driver can do it before a statement
+          // object exists, MySQL's only through the statement
+          case MYSQL -> {
+            if (connection.isWrapperFor(org.mariadb.jdbc.Connection.class)) {
+              connection.unwrap(org.mariadb.jdbc.Connection.class).cancelCurrentQuery();
+            } else if (statement != null) {
+              statement.cancel();
+            }
+          }
           default -> {
             Statement s = statement;
             if (s != null) {

@@ -18,6 +18,10 @@ final class SqlErrors {
   private SqlErrors() {}
 
   static String message(SQLException e) {
+    String mysql = MySqlErrors.message(e);
+    if (mysql != null) {
+      return mysql;
+    }
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     switch (state) {
       case "57014":

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 
 /**
@@ -97,13 +98,22 @@ public final class SampleData {
       s.execute("CREATE INDEX orders_customer_idx ON orders (customer_id)");
       s.execute("CREATE INDEX orders_status_idx ON orders (status, ordered_at)");
       s.execute("CREATE INDEX order_items_product_idx ON order_items (product_id)");
-      s.execute("COMMENT ON TABLE regions IS 'Sales regions'");
-      s.execute("COMMENT ON TABLE customers IS 'People and companies who buy from the shop'");
-      s.execute("COMMENT ON TABLE products IS 'What the shop sells'");
-      s.execute("COMMENT ON TABLE orders IS 'One row per order; total is the sum of its lines'");
-      s.execute("COMMENT ON TABLE order_items IS 'The lines of each order'");
-      s.execute("COMMENT ON TABLE employees IS 'Staff, by region'");
-      s.execute("COMMENT ON TABLE audit_log IS 'Who did what, and when'");
+      // MySQL and MariaDB have no COMMENT ON; a table's comment is one of its options there
+      String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+      boolean mysql = product.contains("mysql") || product.contains("mariadb");
+      String[][] comments = {
+          {"regions", "Sales regions"},
+          {"customers", "People and companies who buy from the shop"},
+          {"products", "What the shop sells"},
+          {"orders", "One row per order; total is the sum of its lines"},
+          {"order_items", "The lines of each order"},
+          {"employees", "Staff, by region"},
+          {"audit_log", "Who did what, and when"},
+      };
+      for (String[] comment : comments) {
+        s.execute(mysql ? "ALTER TABLE " + comment[0] + " COMMENT = '" + comment[1] + "'"
+            : "COMMENT ON TABLE " + comment[0] + " IS '" + comment[1] + "'");
+      }
     }
     fill(c, new Random(SEED));
     if (!c.getAutoCommit()) {

@@ -106,7 +106,10 @@ public final class QueryCheck {
       // H2
       "tinyint", "clob", "blob", "binary", "varbinary", "decfloat", "varchar_ignorecase",
       "geometry", "array", "row", "enum", "long", "number", "varchar2", "nvarchar",
-      "nvarchar2", "nchar");
+      "nvarchar2", "nchar",
+      // MySQL and MariaDB (CAST(x AS SIGNED), CAST(x AS DATETIME))
+      "signed", "unsigned", "datetime", "year", "mediumint", "tinytext", "mediumtext",
+      "longtext");
 
   /**
    * Words after which a string literal is a value, not a typed literal: keywords and the
@@ -123,7 +126,9 @@ public final class QueryCheck {
       "within", "group", "partition", "range", "groups", "preceding", "following", "current",
       "unbounded", "exclude", "others", "no", "at", "local", "set", "of",
       // the last word of a type written in words: DOUBLE PRECISION '1', CHARACTER VARYING 'x'
-      "precision", "varying");
+      "precision", "varying",
+      // MySQL and MariaDB operators written as words: x REGEXP 'a', x LIKE BINARY 'a'
+      "regexp", "rlike", "xor", "div", "mod", "binary", "against", "sounds");
 
   /** Functions refused by exact name (lower case). */
   private static final Set<String> DENIED_FUNCTIONS = Set.of(
@@ -194,6 +199,9 @@ public final class QueryCheck {
       throw new QueryRefusedException("The query is empty");
     }
     requireShallow(tokens);
+    if (dialect == Dialect.MYSQL) {
+      MySqlTraps.check(tokens);
+    }
     Set<String> wholeTables = new java.util.HashSet<>(visibleTables);
     wholeTables.removeAll(restrictedTables);
     int parameters = checkTokens(tokens);

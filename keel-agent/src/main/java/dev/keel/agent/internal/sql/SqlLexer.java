@@ -28,6 +28,7 @@ public interface SqlLexer {
     return switch (dialect) {
       case POSTGRESQL -> new PostgresLexer();
       case H2 -> new H2Lexer(fold);
+      case MYSQL -> new MySqlLexer();
       case OTHER -> new PlainLexer(fold);
     };
   }
