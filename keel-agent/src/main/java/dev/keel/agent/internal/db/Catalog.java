@@ -89,7 +89,9 @@ public final class Catalog {
     try (Connection c = db.reads().getConnection()) {
       try {
         DatabaseMetaData meta = c.getMetaData();
-        String schema = pattern(meta, db.schema());
+        // MySQL under the pinned NO_BACKSLASH_ESCAPES has no LIKE escape, whatever the driver
+        // says: the name goes as it is (a '_' also matches itself; the equality below decides)
+        String schema = db.dialect() == Dialect.MYSQL ? db.schema() : pattern(meta, db.schema());
         Map<String, String[]> kinds = new TreeMap<>();
         try (ResultSet rs = meta.getTables(null, schema, "%", null)) {
           while (rs.next()) {

@@ -84,6 +84,8 @@ final class MySqlPins {
     } else {
       config.addDataSourceProperty("databaseTerm", "SCHEMA");
       config.addDataSourceProperty("readOnlyPropagatesToServer", "true");
+      // table comments come only from information_schema (SHOW FULL TABLES has none)
+      config.addDataSourceProperty("useInformationSchema", "true");
     }
     config.setSchema(schema);
     // the pins are a session's whole state: a reset (on return to the pool) clears them, and
