@@ -81,6 +81,8 @@ final class MySqlPins {
     config.addDataSourceProperty("allowMultiQueries", "false");
     if (mariadbDriver(config.getJdbcUrl())) {
       config.addDataSourceProperty("useCatalogTerm", "SCHEMA");
+      // without it the driver's reset() restores only what the driver itself set
+      config.addDataSourceProperty("useResetConnection", "true");
     } else {
       config.addDataSourceProperty("databaseTerm", "SCHEMA");
       config.addDataSourceProperty("readOnlyPropagatesToServer", "true");
@@ -170,11 +172,15 @@ final class MySqlPins {
    */
   static boolean reset(Connection c, String schema) {
     try {
+      // the pool's read connections are read-only in the driver too (HikariConfig.setReadOnly)
       boolean readOnly = c.isReadOnly();
       c.rollback();
       if (c.isWrapperFor(org.mariadb.jdbc.Connection.class)) {
         // COM_RESET_CONNECTION: temporary tables, user variables and session settings go
-        c.unwrap(org.mariadb.jdbc.Connection.class).reset();
+        org.mariadb.jdbc.Connection driver = c.unwrap(org.mariadb.jdbc.Connection.class);
+        driver.reset();
+        // the driver forgets that it was read-only, and the next reset asks it
+        driver.setReadOnly(readOnly);
       } else {
         // COM_CHANGE_USER, which clears the same
         c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).resetServerState();
