@@ -23,6 +23,8 @@ final class RolePrivileges {
     try (Statement s = c.createStatement()) {
       if (dialect == Dialect.POSTGRESQL) {
         postgres(s, found);
+      } else if (dialect == Dialect.MYSQL) {
+        MySqlPrivileges.writes(s, found);
       } else if (dialect == Dialect.H2) {
         h2(s, found);
       }
