@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 class AgentProtocolTest {
 
   static final List<String> READ_TOOLS = List.of("list_tables", "describe_table",
-      "sample_rows", "count_rows", "top_values", "query", "explain");
+      "sample_rows", "count_rows", "top_values", "query", "explain", "list_sources");
 
   static AgentServer server;
 

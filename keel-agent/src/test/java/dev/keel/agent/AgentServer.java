@@ -42,6 +42,28 @@ final class AgentServer implements AutoCloseable {
         .start();
   }
 
+  /** Serves {@code agent} over HTTP with {@code authenticator} (principals with claims). */
+  AgentServer(String engine, DatabaseAgent agent, Authenticator authenticator) {
+    this.engine = engine;
+    this.agent = agent;
+    this.http = McpHttpServer.builder(agent.server()).port(0)
+        .servlet(b -> b.authenticator(authenticator)).start();
+  }
+
+  /**
+   * An authenticator of bearer tokens, each standing for a principal with claims, as an OAuth
+   * access token would.
+   */
+  static Authenticator withClaims(Map<String, dev.keel.mcp.server.Principal> byToken) {
+    return request -> {
+      String header = request.getHeader("Authorization");
+      if (header == null || !header.startsWith("Bearer ")) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.ofNullable(byToken.get(header.substring(7)));
+    };
+  }
+
   static AccessPolicy policy() {
     return AccessPolicy.builder()
         .grant("analyst", "regions")

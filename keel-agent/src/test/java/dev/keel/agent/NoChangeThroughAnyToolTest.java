@@ -452,13 +452,16 @@ class NoChangeThroughAnyToolTest {
   /** The agent's read pool, found by type: the test watches it, it does not replace it. */
   static HikariDataSource readPool(DatabaseAgent agent) throws Exception {
     for (Field f : DatabaseAgent.class.getDeclaredFields()) {
-      if (f.getType().getName().equals("dev.keel.agent.internal.db.Database")) {
+      if (f.getType().getName().equals("dev.keel.agent.internal.Sources")) {
         f.setAccessible(true);
-        Object db = f.get(agent);
+        Object sources = f.get(agent);
+        Object first = ((java.util.List<?>) sources.getClass().getMethod("all").invoke(sources))
+            .get(0);
+        Object db = first.getClass().getMethod("db").invoke(first);
         DataSource reads = (DataSource) db.getClass().getMethod("reads").invoke(db);
         return (HikariDataSource) reads;
       }
     }
-    throw new AssertionError("DatabaseAgent holds no Database");
+    throw new AssertionError("DatabaseAgent holds no Sources");
   }
 }

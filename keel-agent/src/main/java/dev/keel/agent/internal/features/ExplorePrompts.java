@@ -1,6 +1,7 @@
 package dev.keel.agent.internal.features;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
@@ -34,17 +35,32 @@ public final class ExplorePrompts {
 
   private ExplorePrompts() {}
 
-  /** Registers the prompts on {@code server}. */
-  public static void register(McpServer.Builder server, AgentCore core, ReadTools reads) {
+  /** The optional argument naming the source; the caller's first source when absent. */
+  static final PromptArgument SOURCE = PromptArgument.optional("source",
+      "the database to use, by name; your first one when absent");
+
+  /** Registers the prompts on {@code server}; each reads the source its arguments name. */
+  public static void register(McpServer.Builder server, Sources sources) {
     server.prompt(Prompt.of(DATABASE, "Overview of the database: its tables and how to explore "
-        + "them"), (ctx, args) -> database(core, ctx));
+        + "them", SOURCE), (ctx, args) -> database(source(sources, ctx, args), ctx));
     server.prompt(Prompt.of(TABLE, "Overview of one table: columns, keys and sample rows",
-        PromptArgument.required("table", "the table to explore")),
-        (ctx, args) -> table(core, reads, ctx, args.get("table")));
+        PromptArgument.required("table", "the table to explore"), SOURCE),
+        (ctx, args) -> {
+          AgentCore core = source(sources, ctx, args);
+          return table(core, ReadTools.of(core), ctx, args.get("table"));
+        });
     server.prompt(Prompt.of(COUNT_BY, "How the rows of a table spread over the values of one "
         + "column", PromptArgument.required("table", "the table"),
-        PromptArgument.required("column", "the column to count by")),
-        (ctx, args) -> countBy(core, reads, ctx, args.get("table"), args.get("column")));
+        PromptArgument.required("column", "the column to count by"), SOURCE),
+        (ctx, args) -> {
+          AgentCore core = source(sources, ctx, args);
+          return countBy(core, ReadTools.of(core), ctx, args.get("table"), args.get("column"));
+        });
+  }
+
+  private static AgentCore source(Sources sources, RequestContext ctx,
+      java.util.Map<String, String> args) {
+    return guard(() -> sources.pick(ctx, args == null ? null : args.get("source")));
   }
 
   private static GetPromptResult database(AgentCore core, RequestContext ctx) {
