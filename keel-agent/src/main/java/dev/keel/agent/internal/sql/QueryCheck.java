@@ -224,7 +224,8 @@ public final class QueryCheck {
       tables.add(name);
       if (restrictedTables.contains(name)) {
         Span span = span(canonical, ref);
-        narrowed.add(new CheckedQuery.Narrowed(name, span.begin, span.end, span.alias));
+        narrowed.add(new CheckedQuery.Narrowed(name, span.begin, span.end, span.alias,
+            span.statement));
       }
     }
     List<CheckedQuery.Renamed> renamed = renameWithQueries(canonical, refs);
@@ -241,8 +242,12 @@ public final class QueryCheck {
     return new CheckedQuery(text, new ArrayList<>(tables), narrowed, renamed, parameters);
   }
 
-  /** Where a table mention starts and ends in the canonical text, and the name it goes by. */
-  private record Span(int begin, int end, String alias) {}
+  /**
+   * Where a table mention starts and ends in the canonical text, and the name it goes by;
+   * {@code statement} when the mention is a whole {@code TABLE name} statement, which the span
+   * then covers from the keyword on.
+   */
+  private record Span(int begin, int end, String alias, boolean statement) {}
 
   /**
    * Locates a table mention: the name and its alias, nothing else (a sample clause, hints, a
@@ -251,8 +256,8 @@ public final class QueryCheck {
   private static Span span(CanonicalSql canonical, TableReferences.Ref ref) {
     Node node = ref.table().getASTNode();
     String refusal = ref.withQuery() ? "A WITH query can be read here only as a plain FROM or "
-        + "JOIN item" : "A table with columns you may not see can be read here only as a plain "
-        + "FROM or JOIN item";
+        + "JOIN item" : "A table you see only part of (some columns or rows) can be read here "
+        + "only as a plain FROM or JOIN item";
     if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) {
       throw new QueryRefusedException(refusal);
     }
@@ -286,7 +291,13 @@ public final class QueryCheck {
       throw new QueryRefusedException(refusal);
     }
     SqlToken alias = rest.isEmpty() ? span.get(expected - 1) : rest.get(0);
-    return new Span(begin, end, canonical.text().substring(alias.begin(), alias.end()));
+    String name = canonical.text().substring(alias.begin(), alias.end());
+    int first = canonical.tokens().indexOf(span.get(0));
+    if (first > 0 && canonical.tokens().get(first - 1).isKeyword("TABLE")) {
+      // TABLE name: only a name may follow the keyword, so it becomes SELECT * FROM (...)
+      return new Span(canonical.tokens().get(first - 1).begin(), end, name, true);
+    }
+    return new Span(begin, end, name, false);
   }
 
   /**
