@@ -90,6 +90,7 @@ public final class AgentCore {
           throw new IllegalStateException(where + ": the catalog could not be read", e);
         }
         try {
+          balanced(RowRules.sample(rule.getValue()));
           check.check("SELECT 1 FROM " + db.identifiers().quote(table.name()) + " WHERE "
               + RowRules.sample(rule.getValue()), Set.of(table.name()), Set.of());
         } catch (QueryRefusedException | StatementTooDeepException e) {
@@ -103,6 +104,25 @@ public final class AgentCore {
   /** Returns where decisions are recorded. */
   public AuditTrail audit() {
     return audit;
+  }
+
+  /**
+   * A rule is put in parentheses wherever it goes; one that closes them early ({@code 1 = 1) OR
+   * (1 = 1}) would reach out of a longer condition, so its own parentheses must stay inside.
+   */
+  private void balanced(String wrapped) {
+    int depth = 0;
+    java.util.List<dev.keel.agent.internal.sql.SqlToken> tokens = check.lexer().lex(wrapped);
+    for (int i = 0; i < tokens.size(); i++) {
+      if (tokens.get(i).is("(")) {
+        depth++;
+      } else if (tokens.get(i).is(")")) {
+        depth--;
+        if (depth == 0 && i != tokens.size() - 1) {
+          throw new QueryRefusedException("its parentheses close before its end");
+        }
+      }
+    }
   }
 
   /** Returns the source's name. */

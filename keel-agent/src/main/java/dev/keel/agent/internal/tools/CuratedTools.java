@@ -55,7 +55,8 @@ public final class CuratedTools {
               throw new QueryFailedException(Sources.NO_SOURCE);
             }
             return core;
-          }, (c, ctx, args) -> call(c, tool, ctx, args)));
+          }, args -> tool.sql() + " -- " + tool.name() + " " + args,
+          (c, ctx, args) -> call(c, tool, ctx, args)));
     }
   }
 

@@ -47,6 +47,15 @@ interface Guarded {
 
   /** Returns the handler of tool {@code tool} on the source {@code picker} chooses. */
   static ToolHandler of(String tool, Picker picker, Guarded body) {
+    return of(tool, picker, args -> statement(tool, args), body);
+  }
+
+  /**
+   * Returns the handler of tool {@code tool} on the source {@code picker} chooses, with
+   * {@code shown} saying what the audit trail records as its statement.
+   */
+  static ToolHandler of(String tool, Picker picker,
+      java.util.function.Function<ObjectNode, String> shown, Guarded body) {
     return (ctx, args) -> {
       long started = System.nanoTime();
       AgentCore core;
@@ -55,7 +64,7 @@ interface Guarded {
       } catch (QueryFailedException e) {
         return CallToolResult.error(e.getMessage());
       }
-      String statement = statement(tool, args);
+      String statement = shown.apply(args);
       try {
         CallToolResult result = body.call(core, ctx, args);
         if (result.failed()) {
@@ -83,6 +92,10 @@ interface Guarded {
         return CallToolResult.error(message);
       } catch (RequestCancelledException e) {
         audit(core, ctx, tool, statement, Outcome.CANCELLED, null, started, -1);
+        throw e;
+      } catch (RuntimeException e) {
+        // answered by the server (a protocol error, or "Tool ... failed"); recorded all the same
+        audit(core, ctx, tool, statement, Outcome.FAILED, e.getMessage(), started, -1);
         throw e;
       }
     };
