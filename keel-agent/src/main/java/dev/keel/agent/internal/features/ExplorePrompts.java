@@ -2,6 +2,7 @@ package dev.keel.agent.internal.features;
 
 import dev.keel.agent.internal.AgentCore;
 import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.audit.Audited;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
@@ -42,19 +43,26 @@ public final class ExplorePrompts {
   /** Registers the prompts on {@code server}; each reads the source its arguments name. */
   public static void register(McpServer.Builder server, Sources sources) {
     server.prompt(Prompt.of(DATABASE, "Overview of the database: its tables and how to explore "
-        + "them", SOURCE), (ctx, args) -> database(source(sources, ctx, args), ctx));
+        + "them", SOURCE), (ctx, args) -> {
+          AgentCore core = source(sources, ctx, args);
+          return Audited.run(core.audit(), core.name(), ctx, "prompts/get", DATABASE,
+              () -> database(core, ctx));
+        });
     server.prompt(Prompt.of(TABLE, "Overview of one table: columns, keys and sample rows",
         PromptArgument.required("table", "the table to explore"), SOURCE),
         (ctx, args) -> {
           AgentCore core = source(sources, ctx, args);
-          return table(core, ReadTools.of(core), ctx, args.get("table"));
+          return Audited.run(core.audit(), core.name(), ctx, "prompts/get", TABLE + " "
+              + args, () -> table(core, ReadTools.of(core), ctx, args.get("table")));
         });
     server.prompt(Prompt.of(COUNT_BY, "How the rows of a table spread over the values of one "
         + "column", PromptArgument.required("table", "the table"),
         PromptArgument.required("column", "the column to count by"), SOURCE),
         (ctx, args) -> {
           AgentCore core = source(sources, ctx, args);
-          return countBy(core, ReadTools.of(core), ctx, args.get("table"), args.get("column"));
+          return Audited.run(core.audit(), core.name(), ctx, "prompts/get", COUNT_BY + " "
+              + args, () -> countBy(core, ReadTools.of(core), ctx, args.get("table"),
+                  args.get("column")));
         });
   }
 

@@ -2,6 +2,7 @@ package dev.keel.agent.internal.features;
 
 import dev.keel.agent.internal.AgentCore;
 import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.audit.Audited;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.agent.internal.run.QueryFailedException;
@@ -58,19 +59,21 @@ public final class TableResources {
    */
   public static void register(McpServer.Builder server, Sources sources) {
     server.resource(Resource.of(TABLES, "tables", "The tables and views you may query", JSON),
-        (ctx, uri) -> tables(source(sources, ctx, null), ctx, uri));
+        (ctx, uri) -> audited(source(sources, ctx, null), ctx, uri,
+            core -> tables(core, ctx, uri)));
     server.resourceTemplate(ResourceTemplate.of(SOURCE_TABLES, "source-tables",
         "The tables and views you may query in one source", JSON),
-        (ctx, uri, vars) -> tables(source(sources, ctx, vars.get("source")), ctx, uri));
+        (ctx, uri, vars) -> audited(source(sources, ctx, vars.get("source")), ctx, uri,
+            core -> tables(core, ctx, uri)));
     String[][] forms = {{SCHEMA, SOURCE_SCHEMA}, {COUNT, SOURCE_COUNT}, {SAMPLE, SOURCE_SAMPLE}};
     for (String[] form : forms) {
       for (int named = 0; named < 2; named++) {
         String template = form[named];
         boolean bySource = named == 1;
         String kind = template.substring(template.lastIndexOf('/') + 1);
-        ResourceTemplateHandler handler = (ctx, uri, vars) -> read(kind,
-            source(sources, ctx, bySource ? vars.get("source") : null), ctx, uri,
-            vars.get("table"));
+        ResourceTemplateHandler handler = (ctx, uri, vars) -> audited(source(sources, ctx,
+            bySource ? vars.get("source") : null), ctx, uri,
+            core -> read(kind, core, ctx, uri, vars.get("table")));
         server.resourceTemplate(ResourceTemplate.of(template, (bySource ? "source-" : "")
             + "table-" + kind, describe(kind), JSON), handler);
       }
@@ -95,6 +98,13 @@ public final class TableResources {
     } catch (QueryFailedException e) {
       throw notFound();
     }
+  }
+
+  /** Reads a resource with the read on record (the URI stands for the statement). */
+  private static ReadResourceResult audited(AgentCore core, RequestContext ctx, String uri,
+      java.util.function.Function<AgentCore, ReadResourceResult> read) {
+    return Audited.run(core.audit(), core.name(), ctx, "resources/read", uri,
+        () -> read.apply(core));
   }
 
   private static ReadResourceResult tables(AgentCore core, RequestContext ctx, String uri) {

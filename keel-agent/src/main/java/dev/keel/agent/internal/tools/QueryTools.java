@@ -39,7 +39,9 @@ public final class QueryTools {
         + maxRows + " rows or " + core.limits().maxResultBytes() / 1024 + " KiB; a cut result "
         + "has truncated=true and says why. Writes, DDL, several statements, SELECT INTO, "
         + "locking clauses and state-changing functions are refused.",
-        Schemas.query(maxRows), Schemas.OUT_ROWS), options, Guarded.of("query", sources, (c, ctx, args) -> new QueryTools(c).query(ctx, args)));
+        Schemas.query(maxRows), Schemas.OUT_ROWS), options,
+            Guarded.of("query", sources,
+                (c, ctx, args) -> new QueryTools(c).query(ctx, args)));
     server.tool(ReadTools.tool("explain", "Show the database's plan for a read-only query "
         + "without running it.", Schemas.EXPLAIN, Schemas.OUT_EXPLAIN), options,
         Guarded.of("explain", sources, (c, ctx, args) -> new QueryTools(c).explain(ctx, args)));

@@ -45,16 +45,22 @@ public final class ReadTools {
         Guarded.of("list_tables", sources, (core, ctx, args) -> of(core).listTables(ctx, args)));
     server.tool(tool("describe_table", "Describe a table: columns with types, primary key, "
         + "foreign keys, indexes and an estimate of its rows.", Schemas.TABLE_ONLY,
-        Schemas.OUT_DESCRIBE), options, Guarded.of("describe_table", sources, (core, ctx, args) -> of(core).describe(ctx, args)));
+        Schemas.OUT_DESCRIBE), options,
+            Guarded.of("describe_table", sources,
+                (core, ctx, args) -> of(core).describe(ctx, args)));
     server.tool(tool("sample_rows", "Show a few rows of a table (in primary key order), "
         + "optionally only some columns or rows matching filters.", Schemas.SAMPLE,
-        Schemas.OUT_ROWS), options, Guarded.of("sample_rows", sources, (core, ctx, args) -> of(core).sample(ctx, args)));
+        Schemas.OUT_ROWS), options,
+            Guarded.of("sample_rows", sources,
+                (core, ctx, args) -> of(core).sample(ctx, args)));
     server.tool(tool("count_rows", "Count the rows of a table, optionally only those "
         + "matching filters.", Schemas.COUNT, Schemas.OUT_COUNT), options,
         Guarded.of("count_rows", sources, (core, ctx, args) -> of(core).count(ctx, args)));
     server.tool(tool("top_values", "The most frequent values of a column with their counts "
         + "(a GROUP BY count), optionally over rows matching filters.", Schemas.TOP_VALUES,
-        Schemas.OUT_TOP), options, Guarded.of("top_values", sources, (core, ctx, args) -> of(core).topValues(ctx, args)));
+        Schemas.OUT_TOP), options,
+            Guarded.of("top_values", sources,
+                (core, ctx, args) -> of(core).topValues(ctx, args)));
   }
 
   static Tool tool(String name, String description, String input, String output) {
