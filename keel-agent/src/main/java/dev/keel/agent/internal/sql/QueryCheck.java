@@ -151,6 +151,7 @@ public final class QueryCheck {
   private final SqlLexer lexer;
   private final Identifiers identifiers;
   private final String schema;
+  private final FunctionJudge functions;
 
   /**
    * Creates the check for a database.
@@ -158,6 +159,16 @@ public final class QueryCheck {
    * @param schema the one schema the agent exposes, as the database stores its name
    */
   public QueryCheck(Dialect dialect, Identifiers identifiers, String schema) {
+    this(dialect, identifiers, schema, FunctionJudge.ALLOW_ALL);
+  }
+
+  /**
+   * Creates the check for a database whose functions are also judged by {@code functions}
+   * (after the deny list, which refuses whatever the judge would say).
+   */
+  public QueryCheck(Dialect dialect, Identifiers identifiers, String schema,
+      FunctionJudge functions) {
+    this.functions = functions;
     this.dialect = dialect;
     this.lexer = SqlLexer.of(dialect, identifiers.fold());
     this.identifiers = identifiers;
@@ -196,7 +207,7 @@ public final class QueryCheck {
     requireShallow(tokens);
     Set<String> wholeTables = new java.util.HashSet<>(visibleTables);
     wholeTables.removeAll(restrictedTables);
-    int parameters = checkTokens(tokens);
+    int parameters = checkTokens(tokens, functions);
     checkTypes(tokens, wholeTables);
     CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
     String text = canonical.text();
@@ -437,7 +448,7 @@ public final class QueryCheck {
   }
 
   /** Runs the word checks; returns the number of {@code ?} parameters. */
-  private static int checkTokens(List<SqlToken> tokens) {
+  private static int checkTokens(List<SqlToken> tokens, FunctionJudge functions) {
     int parameters = 0;
     for (int i = 0; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
@@ -474,6 +485,16 @@ public final class QueryCheck {
           throw new QueryRefusedException("The function " + function + " is not allowed: it "
               + "can change state, run other SQL, read server files or reveal the catalog");
         }
+        // --- function judge (engine catalog): begin ---
+        SqlToken before = i >= 2 && tokens.get(i - 1).is(".") ? tokens.get(i - 2) : null;
+        String qualifier = before == null || !before.isName() ? null
+            : before.kind() == Kind.QUOTED_IDENTIFIER ? before.value() : before.lower();
+        String refusal = functions.refusal(qualifier,
+            t.kind() == Kind.QUOTED_IDENTIFIER ? t.value() : function);
+        if (refusal != null) {
+          throw new QueryRefusedException(refusal);
+        }
+        // --- function judge: end ---
       }
     }
     return parameters;

@@ -1,0 +1,128 @@
+package dev.keel.agent.internal.db;
+
+import dev.keel.agent.internal.sql.FunctionJudge;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Judges PostgreSQL functions by their declared volatility ({@code pg_proc.provolatile}), so
+ * user-defined and extension functions are refused or allowed by what they say they do rather
+ * than by their names. A function that is VOLATILE in any overload may change the database or
+ * the session, and is refused unless it is one of a few known to be harmless; IMMUTABLE and
+ * STABLE functions only read. Only the schemas on the pinned search path are consulted (the
+ * exposed schema and {@code pg_catalog}); a call qualified with any other schema is refused, so
+ * nothing outside the exposed schema escapes the judgement. A name unknown to the catalog is
+ * left to PostgreSQL, which answers "function does not exist".
+ *
+ * <p>The catalog is read once and again after {@link #TTL_MILLIS}, and at most every
+ * {@link #MISS_RELOAD_MILLIS} when a name is missing (a function created since the last load);
+ * a name already missing from the last load waits for the next, so words such as {@code IN}
+ * before a parenthesis do not reload it on every query.
+ */
+public final class FunctionVolatility implements FunctionJudge {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FunctionVolatility.class);
+
+  /** How long a loaded catalog is trusted. */
+  static final long TTL_MILLIS = 10_000;
+
+  /** How often an unknown name may trigger a reload. */
+  static final long MISS_RELOAD_MILLIS = 1_000;
+
+  /**
+   * VOLATILE because their results differ from call to call, not because they write: waiting
+   * (bounded by the statement timeout and the principal's time budget), clocks and random
+   * values.
+   */
+  static final Set<String> HARMLESS_VOLATILE = Set.of("random", "random_normal",
+      "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v1",
+      "uuid_generate_v4", "pg_sleep", "pg_sleep_for", "pg_sleep_until");
+
+  private final Database db;
+  private Map<String, Boolean> volatileByName = Map.of();
+  private long loadedAt;
+  private long lastMissReload;
+  // names missing from the last load (keywords such as IN or EXISTS before a parenthesis, and
+  // syntax such as COALESCE): they do not trigger another reload until the next one
+  private final Set<String> missed = new java.util.HashSet<>();
+
+  private FunctionVolatility(Database db) {
+    this.db = db;
+  }
+
+  /** Returns the judge for {@code db}: by volatility on PostgreSQL, allow-all elsewhere. */
+  public static FunctionJudge of(Database db) {
+    return db.dialect() == Dialect.POSTGRESQL ? new FunctionVolatility(db)
+        : FunctionJudge.ALLOW_ALL;
+  }
+
+  @Override
+  public String refusal(String schema, String name) {
+    if (schema != null && !schema.equals(db.schema()) && !schema.equals("pg_catalog")) {
+      return "Only functions of the schema " + db.schema() + " and of pg_catalog may be "
+          + "called";
+    }
+    Boolean isVolatile = lookup(name);
+    if (isVolatile == null || !isVolatile || HARMLESS_VOLATILE.contains(name)) {
+      return null;
+    }
+    return "The function " + name + " changes the database or its session (it is declared "
+        + "VOLATILE); only functions that read are allowed";
+  }
+
+  private synchronized Boolean lookup(String name) {
+    long now = System.currentTimeMillis();
+    if (now - loadedAt > TTL_MILLIS) {
+      load(now);
+    }
+    Boolean found = volatileByName.get(name);
+    if (found == null && !missed.contains(name) && now - lastMissReload > MISS_RELOAD_MILLIS) {
+      lastMissReload = now;
+      load(now);
+      found = volatileByName.get(name);
+    }
+    if (found == null) {
+      missed.add(name);
+    }
+    return found;
+  }
+
+  private void load(long now) {
+    Map<String, Boolean> loaded = new HashMap<>();
+    Connection c = null;
+    try {
+      c = db.reads().getConnection();
+      try (PreparedStatement p = c.prepareStatement("SELECT p.proname, "
+          + "bool_or(p.provolatile = 'v') FROM pg_catalog.pg_proc p "
+          + "JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
+          + "WHERE n.nspname IN (?, 'pg_catalog') GROUP BY p.proname")) {
+        p.setString(1, db.schema());
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            loaded.put(rs.getString(1), rs.getBoolean(2));
+          }
+        }
+      }
+      c.rollback();
+      volatileByName = Map.copyOf(loaded);
+      loadedAt = now;
+      missed.clear();
+    } catch (SQLException e) {
+      // without the catalog nothing can be judged: refuse rather than guess
+      LOG.warn("the function catalog could not be read: {}", e.toString());
+      throw new dev.keel.agent.internal.sql.QueryRefusedException("The functions of the query "
+          + "could not be judged (the database catalog could not be read)");
+    } finally {
+      if (c != null) {
+        db.release(c, false);
+      }
+    }
+  }
+}
