@@ -5,6 +5,7 @@ import dev.keel.agent.internal.db.Database;
 import dev.keel.agent.internal.features.ExplorePrompts;
 import dev.keel.agent.internal.features.NameCompletions;
 import dev.keel.agent.internal.features.TableResources;
+import dev.keel.agent.internal.tools.AnalysisTools;
 import dev.keel.agent.internal.tools.QueryTools;
 import dev.keel.agent.internal.tools.ReadTools;
 import dev.keel.agent.internal.tools.WriteTools;
@@ -178,6 +179,7 @@ public final class DatabaseAgent implements AutoCloseable {
                 + "capped result has truncated=true.");
         ReadTools reads = ReadTools.register(server, core, options);
         QueryTools.register(server, core, options);
+        AnalysisTools.register(server, core, options);
         if (allowWrites) {
           // the approval may take a person a while; the statement itself is bounded inside
           WriteTools.register(server, core, ToolOptions.defaults().withoutInterrupt()

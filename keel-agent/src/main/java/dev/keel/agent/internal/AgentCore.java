@@ -73,6 +73,11 @@ public final class AgentCore {
     return limits;
   }
 
+  /** Returns the access policy (for tools that show only to those who may see everything). */
+  public AccessPolicy policy() {
+    return policy;
+  }
+
   /** Returns the schema as the calling principal sees it. */
   public VisibleSchema visible(RequestContext ctx) {
     try {

@@ -33,7 +33,7 @@ public record PlanEstimate(JsonNode plan, double totalCost, double rows) {
   }
 
   /** Plans {@code sql} with other EXPLAIN options ({@code prefix} ends with a space). */
-  static PlanEstimate of(Connection c, String prefix, String sql, List<JsonNode> params)
+  public static PlanEstimate of(Connection c, String prefix, String sql, List<JsonNode> params)
       throws SQLException {
     try (PreparedStatement p = c.prepareStatement(prefix + sql)) {
       for (int i = 0; i < params.size(); i++) {
