@@ -21,10 +21,10 @@ import org.slf4j.LoggerFactory;
  * nothing outside the exposed schema escapes the judgement. A name unknown to the catalog is
  * left to PostgreSQL, which answers "function does not exist".
  *
- * <p>The catalog is read once and again after {@link #TTL_MILLIS}, and at most every
- * {@link #MISS_RELOAD_MILLIS} when a name is missing (a function created since the last load);
- * a name already missing from the last load waits for the next, so words such as {@code IN}
- * before a parenthesis do not reload it on every query.
+ * <p>The catalog is read once and again after {@link #TTL_MILLIS}; a name missing from it is
+ * looked up alone (a function created since the last load), and a name missing then too is
+ * not asked for again until the next load, so words such as {@code IN} before a parenthesis
+ * cost one lookup per load, not one per query.
  */
 public final class FunctionVolatility implements FunctionJudge {
 
@@ -32,9 +32,6 @@ public final class FunctionVolatility implements FunctionJudge {
 
   /** How long a loaded catalog is trusted. */
   static final long TTL_MILLIS = 10_000;
-
-  /** How often an unknown name may trigger a reload. */
-  static final long MISS_RELOAD_MILLIS = 1_000;
 
   /**
    * VOLATILE because their results differ from call to call, not because they write: waiting
@@ -48,9 +45,8 @@ public final class FunctionVolatility implements FunctionJudge {
   private final Database db;
   private Map<String, Boolean> volatileByName = Map.of();
   private long loadedAt;
-  private long lastMissReload;
-  // names missing from the last load (keywords such as IN or EXISTS before a parenthesis, and
-  // syntax such as COALESCE): they do not trigger another reload until the next one
+  // names looked up alone and missing (keywords such as IN or EXISTS before a parenthesis, and
+  // syntax such as COALESCE): not asked for again until the next load
   private final Set<String> missed = new java.util.HashSet<>();
 
   private FunctionVolatility(Database db) {
@@ -83,18 +79,32 @@ public final class FunctionVolatility implements FunctionJudge {
       load(now);
     }
     Boolean found = volatileByName.get(name);
-    if (found == null && !missed.contains(name) && now - lastMissReload > MISS_RELOAD_MILLIS) {
-      lastMissReload = now;
-      load(now);
-      found = volatileByName.get(name);
-    }
-    if (found == null) {
-      missed.add(name);
+    if (found == null && missed.add(name)) {
+      // perhaps created since the last load: ask for this one name
+      found = single(name);
+      if (found != null) {
+        Map<String, Boolean> more = new HashMap<>(volatileByName);
+        more.put(name, found);
+        volatileByName = more;
+        missed.remove(name);
+      }
     }
     return found;
   }
 
   private void load(long now) {
+    Map<String, Boolean> loaded = read(null);
+    volatileByName = Map.copyOf(loaded);
+    loadedAt = now;
+    missed.clear();
+  }
+
+  private Boolean single(String name) {
+    return read(name).get(name);
+  }
+
+  /** Reads whether each function name (or only {@code name}) has a VOLATILE overload. */
+  private Map<String, Boolean> read(String name) {
     Map<String, Boolean> loaded = new HashMap<>();
     Connection c = null;
     try {
@@ -102,8 +112,12 @@ public final class FunctionVolatility implements FunctionJudge {
       try (PreparedStatement p = c.prepareStatement("SELECT p.proname, "
           + "bool_or(p.provolatile = 'v') FROM pg_catalog.pg_proc p "
           + "JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
-          + "WHERE n.nspname IN (?, 'pg_catalog') GROUP BY p.proname")) {
+          + "WHERE n.nspname IN (?, 'pg_catalog')"
+          + (name == null ? "" : " AND p.proname = ?") + " GROUP BY p.proname")) {
         p.setString(1, db.schema());
+        if (name != null) {
+          p.setString(2, name);
+        }
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
             loaded.put(rs.getString(1), rs.getBoolean(2));
@@ -111,9 +125,7 @@ public final class FunctionVolatility implements FunctionJudge {
         }
       }
       c.rollback();
-      volatileByName = Map.copyOf(loaded);
-      loadedAt = now;
-      missed.clear();
+      return loaded;
     } catch (SQLException e) {
       // without the catalog nothing can be judged: refuse rather than guess
       LOG.warn("the function catalog could not be read: {}", e.toString());
