@@ -39,6 +39,15 @@ class PgFunctionVolatilityTest {
           + "LANGUAGE sql AS 'SELECT x'");
       s.execute("CREATE FUNCTION public.keel_mixed(x text) RETURNS text VOLATILE "
           + "LANGUAGE sql AS 'SELECT x'");
+      // an operator runs a function: a VOLATILE one makes the operator volatile too
+      s.execute("CREATE FUNCTION public.keel_plus(a integer, b integer) RETURNS integer "
+          + "VOLATILE LANGUAGE sql AS 'SELECT a + b'");
+      s.execute("CREATE OPERATOR public.&& (LEFTARG = integer, RIGHTARG = integer, "
+          + "FUNCTION = public.keel_plus)");
+      s.execute("CREATE FUNCTION public.keel_times(a integer, b integer) RETURNS integer "
+          + "IMMUTABLE LANGUAGE sql AS 'SELECT a * b'");
+      s.execute("CREATE OPERATOR public.@> (LEFTARG = integer, RIGHTARG = integer, "
+          + "FUNCTION = public.keel_times)");
       s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + TestPostgres.AGENT_USER);
     }
     server = AgentServer.postgres("keel_functions", AgentLimits.defaults(), false);
@@ -122,6 +131,23 @@ class PgFunctionVolatilityTest {
       "SELECT current_setting('data_directory')"})
   void theDenyListStillRefusesWhereverItsFunctionsAppear(String sql) {
     assertThat(AgentClient.error(query(sql))).as(sql).contains("is not allowed");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"SELECT 1 && 2", "SELECT id FROM regions WHERE (id && 1) > 0",
+      "SELECT 1 OPERATOR(public.&&) 2"})
+  void operatorsOfVolatileFunctionsAreRefused(String sql) {
+    assertThat(AgentClient.error(query(sql))).as(sql)
+        .contains("The operator && runs a function that changes the database");
+  }
+
+  @Test
+  void otherOperatorsPass() {
+    // (the statement must also be one JSqlParser reads: an operator symbol it knows)
+    assertThat(AgentClient.structured(query("SELECT 6 @> 7, 'ab' || 'c', 3 * 4, "
+        + "ARRAY[1, 2] @> ARRAY[1]")).at("/rows/0/0").asInt()).isEqualTo(42);
+    assertThat(AgentClient.error(query("SELECT 1 OPERATOR(information_schema.+) 2")))
+        .contains("Only operators of the schema public and of pg_catalog may be used");
   }
 
   @Test

@@ -12,7 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Judges PostgreSQL functions by their declared volatility ({@code pg_proc.provolatile}), so
+ * Judges PostgreSQL functions (and operators, by the function each runs) by their declared
+ * volatility ({@code pg_proc.provolatile}), so
  * user-defined and extension functions are refused or allowed by what they say they do rather
  * than by their names. A function that is VOLATILE in any overload may change the database or
  * the session, and is refused unless it is one of a few known to be harmless; IMMUTABLE and
@@ -42,6 +43,11 @@ public final class FunctionVolatility implements FunctionJudge {
       "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v1",
       "uuid_generate_v4", "pg_sleep", "pg_sleep_for", "pg_sleep_until");
 
+  // the catalog's names are kept by kind: a function and an operator may share none, but the
+  // keys of one map must stay apart
+  private static final String FUNCTION = "f:";
+  private static final String OPERATOR = "o:";
+
   private final Database db;
   private Map<String, Boolean> volatileByName = Map.of();
   private long loadedAt;
@@ -65,7 +71,7 @@ public final class FunctionVolatility implements FunctionJudge {
       return "Only functions of the schema " + db.schema() + " and of pg_catalog may be "
           + "called";
     }
-    Boolean isVolatile = lookup(name);
+    Boolean isVolatile = lookup(FUNCTION + name);
     if (isVolatile == null || !isVolatile || HARMLESS_VOLATILE.contains(name)) {
       return null;
     }
@@ -73,20 +79,33 @@ public final class FunctionVolatility implements FunctionJudge {
         + "VOLATILE); only functions that read are allowed";
   }
 
-  private synchronized Boolean lookup(String name) {
+  @Override
+  public String operatorRefusal(String schema, String operator) {
+    if (schema != null && !schema.equals(db.schema()) && !schema.equals("pg_catalog")) {
+      return "Only operators of the schema " + db.schema() + " and of pg_catalog may be used";
+    }
+    Boolean isVolatile = lookup(OPERATOR + operator);
+    if (isVolatile == null || !isVolatile) {
+      return null;
+    }
+    return "The operator " + operator + " runs a function that changes the database or its "
+        + "session (declared VOLATILE); only operators that read are allowed";
+  }
+
+  private synchronized Boolean lookup(String key) {
     long now = System.currentTimeMillis();
     if (now - loadedAt > TTL_MILLIS) {
       load(now);
     }
-    Boolean found = volatileByName.get(name);
-    if (found == null && missed.add(name)) {
+    Boolean found = volatileByName.get(key);
+    if (found == null && missed.add(key)) {
       // perhaps created since the last load: ask for this one name
-      found = single(name);
+      found = single(key);
       if (found != null) {
         Map<String, Boolean> more = new HashMap<>(volatileByName);
-        more.put(name, found);
+        more.put(key, found);
         volatileByName = more;
-        missed.remove(name);
+        missed.remove(key);
       }
     }
     return found;
@@ -99,24 +118,39 @@ public final class FunctionVolatility implements FunctionJudge {
     missed.clear();
   }
 
-  private Boolean single(String name) {
-    return read(name).get(name);
+  private Boolean single(String key) {
+    return read(key).get(key);
   }
 
-  /** Reads whether each function name (or only {@code name}) has a VOLATILE overload. */
-  private Map<String, Boolean> read(String name) {
+  /**
+   * Reads whether each function and operator name (or only the one of {@code key}) has a
+   * VOLATILE overload; an operator is as volatile as the function it runs.
+   */
+  private Map<String, Boolean> read(String key) {
     Map<String, Boolean> loaded = new HashMap<>();
+    String kind = key == null ? null : key.substring(0, 2);
+    String name = key == null ? null : key.substring(2);
     Connection c = null;
     try {
       c = db.reads().getConnection();
-      try (PreparedStatement p = c.prepareStatement("SELECT p.proname, "
-          + "bool_or(p.provolatile = 'v') FROM pg_catalog.pg_proc p "
-          + "JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
+      String functions = "SELECT 'f:' || p.proname, bool_or(p.provolatile = 'v') "
+          + "FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace "
           + "WHERE n.nspname IN (?, 'pg_catalog')"
-          + (name == null ? "" : " AND p.proname = ?") + " GROUP BY p.proname")) {
-        p.setString(1, db.schema());
-        if (name != null) {
-          p.setString(2, name);
+          + (name == null ? "" : " AND p.proname = ?") + " GROUP BY p.proname";
+      String operators = "SELECT 'o:' || o.oprname, bool_or(p.provolatile = 'v') "
+          + "FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_proc p ON p.oid = o.oprcode "
+          + "JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace "
+          + "WHERE n.nspname IN (?, 'pg_catalog')"
+          + (name == null ? "" : " AND o.oprname = ?") + " GROUP BY o.oprname";
+      String sql = kind == null ? functions + " UNION ALL " + operators
+          : kind.equals(FUNCTION) ? functions : operators;
+      try (PreparedStatement p = c.prepareStatement(sql)) {
+        int i = 1;
+        for (int part = 0; part < (kind == null ? 2 : 1); part++) {
+          p.setString(i++, db.schema());
+          if (name != null) {
+            p.setString(i++, name);
+          }
         }
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {

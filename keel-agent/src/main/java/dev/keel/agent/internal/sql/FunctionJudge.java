@@ -19,4 +19,15 @@ public interface FunctionJudge {
    * @param name the function's name as the engine stores it (unquoted names folded)
    */
   String refusal(String schema, String name);
+
+  /**
+   * Returns why an operator may not be used, or null when it may (operators run functions
+   * too, and a user-defined one may run a VOLATILE function).
+   *
+   * @param schema the schema named in {@code OPERATOR(schema.op)}, or null
+   * @param operator the operator's symbol
+   */
+  default String operatorRefusal(String schema, String operator) {
+    return null;
+  }
 }

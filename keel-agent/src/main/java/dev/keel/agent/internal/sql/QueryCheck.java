@@ -496,6 +496,19 @@ public final class QueryCheck {
         }
         // --- function judge: end ---
       }
+      // --- operator judge (engine catalog): begin ---
+      if (t.kind() == Kind.OPERATOR && !t.is("::")) {
+        // a schema only in OPERATOR(schema.op); elsewhere "x." before an operator is t.*
+        boolean qualified = i >= 4 && tokens.get(i - 1).is(".") && tokens.get(i - 2).isName()
+            && tokens.get(i - 3).is("(") && tokens.get(i - 4).isKeyword("OPERATOR");
+        SqlToken owner = qualified ? tokens.get(i - 2) : null;
+        String refusal = functions.operatorRefusal(owner == null ? null
+            : owner.kind() == Kind.QUOTED_IDENTIFIER ? owner.value() : owner.lower(), t.value());
+        if (refusal != null) {
+          throw new QueryRefusedException(refusal);
+        }
+      }
+      // --- operator judge: end ---
     }
     return parameters;
   }
