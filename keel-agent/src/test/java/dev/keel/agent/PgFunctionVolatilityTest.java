@@ -92,6 +92,8 @@ class PgFunctionVolatilityTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "SELECT keel_bump()",
+      "SELECT * FROM keel_bump()",
+      "SELECT r.id FROM regions r JOIN LATERAL (SELECT keel_bump() AS n) b ON true",
       "SELECT id FROM regions WHERE keel_bump() > 0",
       "SELECT (SELECT keel_bump()) FROM regions",
       "WITH x AS (SELECT keel_bump() AS n) SELECT n FROM x",

@@ -39,9 +39,10 @@ public final class FunctionVolatility implements FunctionJudge {
    * (bounded by the statement timeout and the principal's time budget), clocks and random
    * values.
    */
+  // (not uuid_generate_v1: it carries the server's MAC address)
   static final Set<String> HARMLESS_VOLATILE = Set.of("random", "random_normal",
-      "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v1",
-      "uuid_generate_v4", "pg_sleep", "pg_sleep_for", "pg_sleep_until");
+      "clock_timestamp", "timeofday", "gen_random_uuid", "uuid_generate_v4", "pg_sleep",
+      "pg_sleep_for", "pg_sleep_until");
 
   // the catalog's names are kept by kind: a function and an operator may share none, but the
   // keys of one map must stay apart
