@@ -58,7 +58,9 @@ public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
   private static final Set<String> SOURCE = Set.of("jdbcUrl", "sample", "user", "passwordEnv",
       "schema", "allowWrites", "limits", "access");
   private static final Set<String> LIMITS = Set.of("maxRows", "maxResultBytes", "maxCellChars",
-      "statementTimeoutSeconds", "maxConcurrentQueries", "poolSize", "maxRowsPerUpdate");
+      "statementTimeoutSeconds", "maxConcurrentQueries", "poolSize", "maxRowsPerUpdate",
+      "queriesPerMinute", "rowsPerMinute", "maxEstimatedRows", "maxEstimatedCost",
+      "timeBudgetSecondsPerMinute");
   private static final Set<String> TOOL = Set.of("source", "description", "sql", "parameters");
   private static final Set<String> PARAMETER = Set.of("name", "type", "description", "required",
       "default", "claim");
@@ -213,6 +215,22 @@ public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
       }
       if (node.has("maxRowsPerUpdate")) {
         l = l.withMaxRowsPerUpdate(integer(node, "maxRowsPerUpdate", at));
+      }
+      if (node.has("queriesPerMinute")) {
+        l = l.withQueriesPerMinute(integer(node, "queriesPerMinute", at));
+      }
+      if (node.has("rowsPerMinute")) {
+        l = l.withRowsPerMinute(integer(node, "rowsPerMinute", at));
+      }
+      if (node.has("maxEstimatedRows")) {
+        l = l.withMaxEstimatedRows(integer(node, "maxEstimatedRows", at));
+      }
+      if (node.has("maxEstimatedCost")) {
+        l = l.withMaxEstimatedCost(integer(node, "maxEstimatedCost", at));
+      }
+      if (node.has("timeBudgetSecondsPerMinute")) {
+        l = l.withTimeBudgetPerMinute(Duration.ofSeconds(integer(node,
+            "timeBudgetSecondsPerMinute", at)));
       }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(at + ": " + e.getMessage(), e);

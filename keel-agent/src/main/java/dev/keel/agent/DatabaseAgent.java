@@ -7,6 +7,7 @@ import dev.keel.agent.internal.db.Database;
 import dev.keel.agent.internal.features.ExplorePrompts;
 import dev.keel.agent.internal.features.NameCompletions;
 import dev.keel.agent.internal.features.TableResources;
+import dev.keel.agent.internal.tools.AnalysisTools;
 import dev.keel.agent.internal.tools.CuratedTools;
 import dev.keel.agent.internal.tools.QueryTools;
 import dev.keel.agent.internal.tools.ReadTools;
@@ -275,6 +276,7 @@ public final class DatabaseAgent implements AutoCloseable {
         ReadTools.register(server, all, options);
         QueryTools.register(server, all, options);
         SourceTools.register(server, all, options);
+        AnalysisTools.register(server, all, options);
         if (wanted.stream().anyMatch(DatabaseSource::allowWrites)) {
           // the approval may take a person a while; the statement itself is bounded inside
           WriteTools.register(server, all, ToolOptions.defaults().withoutInterrupt()

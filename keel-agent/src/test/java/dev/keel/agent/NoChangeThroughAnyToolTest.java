@@ -58,6 +58,8 @@ class NoChangeThroughAnyToolTest {
   @BeforeAll
   static void start() {
     String url = RedTeamDatabase.url(DB);
+    // the analysis tools' extensions, so suggest_indexes really creates hypothetical indexes
+    TestPostgres.get().analysisDatabase(DB);
     server = new AgentServer("postgresql", DatabaseAgent.builder().jdbcUrl(url)
         .user(TestPostgres.AGENT_USER).password(TestPostgres.AGENT_PASSWORD)
         .access(RedTeamDatabase.policy()).limits(LIMITS).build(), RedTeamDatabase.KEYS);
@@ -188,7 +190,13 @@ class NoChangeThroughAnyToolTest {
       all.add(c -> () -> call(c, "query", args));
       all.add(c -> () -> call(c, "query", args));
       all.add(c -> () -> call(c, "explain", args));
+      // --- the analysis tools (AnalysisTools) ---
+      all.add(c -> () -> call(c, "suggest_indexes", args));
     }
+    all.add(c -> () -> call(c, "suggest_indexes", "{\"sql\":\"SELECT id FROM customers WHERE "
+        + "name = ? ORDER BY country\",\"params\":[\"x\"]}"));
+    all.add(c -> () -> call(c, "health", "{\"longTransactionSeconds\":0}"));
+    all.add(c -> () -> call(c, "slow_statements", "{\"limit\":50}"));
     for (String h : List.of("'; DELETE FROM orders; --", "1; COMMIT; DELETE FROM orders",
         RedTeamDatabase.SECRET_PAYLOAD.substring(0, 3))) {
       all.add(c -> () -> call(c, "query", "{\"sql\":\"SELECT ? AS x, status FROM orders WHERE "

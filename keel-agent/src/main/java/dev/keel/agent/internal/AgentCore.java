@@ -64,7 +64,8 @@ public final class AgentCore {
     this.db = db;
     this.catalog = new Catalog(db);
     this.runner = new QueryRunner(db, limits);
-    this.check = new QueryCheck(db.dialect(), db.identifiers(), db.schema());
+    this.check = new QueryCheck(db.dialect(), db.identifiers(), db.schema(),
+        dev.keel.agent.internal.db.FunctionVolatility.of(db));
     this.policy = policy;
     this.limits = limits;
     checkRowRules();

@@ -151,6 +151,7 @@ public final class QueryCheck {
   private final SqlLexer lexer;
   private final Identifiers identifiers;
   private final String schema;
+  private final FunctionJudge functions;
 
   /**
    * Creates the check for a database.
@@ -158,6 +159,16 @@ public final class QueryCheck {
    * @param schema the one schema the agent exposes, as the database stores its name
    */
   public QueryCheck(Dialect dialect, Identifiers identifiers, String schema) {
+    this(dialect, identifiers, schema, FunctionJudge.ALLOW_ALL);
+  }
+
+  /**
+   * Creates the check for a database whose functions are also judged by {@code functions}
+   * (after the deny list, which refuses whatever the judge would say).
+   */
+  public QueryCheck(Dialect dialect, Identifiers identifiers, String schema,
+      FunctionJudge functions) {
+    this.functions = functions;
     this.dialect = dialect;
     this.lexer = SqlLexer.of(dialect, identifiers.fold());
     this.identifiers = identifiers;
@@ -196,7 +207,7 @@ public final class QueryCheck {
     requireShallow(tokens);
     Set<String> wholeTables = new java.util.HashSet<>(visibleTables);
     wholeTables.removeAll(restrictedTables);
-    int parameters = checkTokens(tokens);
+    int parameters = checkTokens(tokens, functions);
     checkTypes(tokens, wholeTables);
     CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
     String text = canonical.text();
@@ -448,7 +459,7 @@ public final class QueryCheck {
   }
 
   /** Runs the word checks; returns the number of {@code ?} parameters. */
-  private static int checkTokens(List<SqlToken> tokens) {
+  private static int checkTokens(List<SqlToken> tokens, FunctionJudge functions) {
     int parameters = 0;
     for (int i = 0; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
@@ -485,7 +496,30 @@ public final class QueryCheck {
           throw new QueryRefusedException("The function " + function + " is not allowed: it "
               + "can change state, run other SQL, read server files or reveal the catalog");
         }
+        // --- function judge (engine catalog): begin ---
+        SqlToken before = i >= 2 && tokens.get(i - 1).is(".") ? tokens.get(i - 2) : null;
+        String qualifier = before == null || !before.isName() ? null
+            : before.kind() == Kind.QUOTED_IDENTIFIER ? before.value() : before.lower();
+        String refusal = functions.refusal(qualifier,
+            t.kind() == Kind.QUOTED_IDENTIFIER ? t.value() : function);
+        if (refusal != null) {
+          throw new QueryRefusedException(refusal);
+        }
+        // --- function judge: end ---
       }
+      // --- operator judge (engine catalog): begin ---
+      if (t.kind() == Kind.OPERATOR && !t.is("::")) {
+        // a schema only in OPERATOR(schema.op); elsewhere "x." before an operator is t.*
+        boolean qualified = i >= 4 && tokens.get(i - 1).is(".") && tokens.get(i - 2).isName()
+            && tokens.get(i - 3).is("(") && tokens.get(i - 4).isKeyword("OPERATOR");
+        SqlToken owner = qualified ? tokens.get(i - 2) : null;
+        String refusal = functions.operatorRefusal(owner == null ? null
+            : owner.kind() == Kind.QUOTED_IDENTIFIER ? owner.value() : owner.lower(), t.value());
+        if (refusal != null) {
+          throw new QueryRefusedException(refusal);
+        }
+      }
+      // --- operator judge: end ---
     }
     return parameters;
   }

@@ -2,6 +2,7 @@ package dev.keel.agent.internal.tools;
 
 import dev.keel.agent.internal.AgentCore;
 import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.analysis.JsonPlan;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.agent.internal.run.Admission;
 import dev.keel.mcp.core.schema.CallToolResult;
@@ -43,7 +44,8 @@ public final class QueryTools {
             Guarded.of("query", sources,
                 (c, ctx, args) -> new QueryTools(c).query(ctx, args)));
     server.tool(ReadTools.tool("explain", "Show the database's plan for a read-only query "
-        + "without running it.", Schemas.EXPLAIN, Schemas.OUT_EXPLAIN), options,
+        + "without running it (on PostgreSQL as the JSON of EXPLAIN (FORMAT JSON), with the "
+        + "estimated total cost and rows).", Schemas.EXPLAIN, Schemas.OUT_EXPLAIN), options,
         Guarded.of("explain", sources, (c, ctx, args) -> new QueryTools(c).explain(ctx, args)));
   }
 
@@ -61,6 +63,11 @@ public final class QueryTools {
   }
 
   private CallToolResult explain(RequestContext ctx, ObjectNode args) {
+    // --- PostgreSQL: the plan as JSON (internal/analysis/JsonPlan) ---
+    if (JsonPlan.applies(core)) {
+      return CallToolResult.structured(JsonPlan.explain(core, core.visible(ctx),
+          ctx, args.path("sql").asString(""), params(args)));
+    }
     ObjectNode plan;
     try (Admission admission = core.runner().admit(ctx)) {
       VisibleSchema visible = core.visible(ctx);
@@ -77,6 +84,7 @@ public final class QueryTools {
       }
     }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("format", "text");
     out.put("plan", text.toString().stripTrailing());
     out.put("truncated", plan.path("truncated").asBoolean(false));
     return CallToolResult.structured(out);

@@ -133,7 +133,11 @@ final class Schemas {
       + "\"required\":[\"table\",\"column\",\"rows\",\"distinct\",\"values\"]}";
 
   static final String OUT_EXPLAIN = "{\"type\":\"object\",\"properties\":{"
-      + "\"plan\":{\"type\":\"string\"},\"truncated\":{\"type\":\"boolean\"}},"
+      + "\"format\":{\"type\":\"string\",\"enum\":[\"json\",\"text\"]},"
+      + "\"plan\":{\"type\":[\"string\",\"array\"],\"description\":\"the JSON plan "
+      + "(PostgreSQL) or the plan's lines\"},"
+      + "\"totalCost\":{\"type\":\"number\"},\"estimatedRows\":{\"type\":\"number\"},"
+      + "\"truncated\":{\"type\":\"boolean\"}},"
       + "\"required\":[\"plan\",\"truncated\"]}";
 
   static final String OUT_WRITE = "{\"type\":\"object\",\"properties\":{"
