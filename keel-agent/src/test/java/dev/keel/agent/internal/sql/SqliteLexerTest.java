@@ -57,7 +57,7 @@ class SqliteLexerTest {
       "SELECT a$b", "SELECT 1_000", "SELECT 1abc", "SELECT 'open", "SELECT \"open",
       "SELECT [open", "SELECT `open", "SELECT x'0'", "SELECT x'zz'", "SELECT a -> 'b'",
       "SELECT a ->> 'b'", "SELECT \"\"", "SELECT []", "SELECT é", "SELECT 'a\u0001'",
-      "SELECT !a", "SELECT 1 /* x"})
+      "SELECT !a", "SELECT 1 /* x", "SELECT 1\u000b", "SELECT x'41'"})
   void refusesWhatItCannotPlace(String sql) {
     assertThatThrownBy(() -> lexer.lex(sql)).isInstanceOf(QueryRefusedException.class);
   }
