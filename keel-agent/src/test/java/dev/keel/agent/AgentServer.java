@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * An agent served over real HTTP for tests, on H2 (the embedded sample) or on the test
- * PostgreSQL, with three API keys: {@code analyst} sees the shop's tables but not
+ * An agent served over real HTTP for tests, on H2 (the embedded sample), on the test
+ * PostgreSQL or on a SQLite file, with three API keys: {@code analyst} sees the shop's tables but not
  * {@code audit_log}, nor employees' salaries, nor customers' e-mail addresses and signup dates;
  * {@code auditor} sees only {@code audit_log} and {@code employees}; {@code admin} sees
  * everything.
@@ -89,6 +89,12 @@ final class AgentServer implements AutoCloseable {
         .jdbcUrl(pg.database(database)).user(TestPostgres.AGENT_USER)
         .password(TestPostgres.AGENT_PASSWORD).access(policy()).limits(limits)
         .allowWrites(writes).build());
+  }
+
+  /** Serves a SQLite file (see {@link TestSqlite}). */
+  static AgentServer sqlite(TestSqlite file, AgentLimits limits, boolean writes) {
+    return new AgentServer("sqlite", DatabaseAgent.builder().jdbcUrl(file.url())
+        .access(policy()).limits(limits).allowWrites(writes).build());
   }
 
   AgentClient client(String bearer) {

@@ -8,6 +8,8 @@ public enum Dialect {
   H2,
   /** PostgreSQL. */
   POSTGRESQL,
+  /** SQLite, a database file through sqlite-jdbc. */
+  SQLITE,
   /** Any other JDBC database: metadata and queries work, engine-specific extras do not. */
   OTHER;
 
@@ -19,6 +21,9 @@ public enum Dialect {
     }
     if (url.startsWith("jdbc:postgresql:")) {
       return POSTGRESQL;
+    }
+    if (url.startsWith("jdbc:sqlite:")) {
+      return SQLITE;
     }
     return OTHER;
   }

@@ -25,6 +25,8 @@ final class RolePrivileges {
         postgres(s, found);
       } else if (dialect == Dialect.H2) {
         h2(s, found);
+      } else if (dialect == Dialect.SQLITE) {
+        found.addAll(SqlitePins.writes(c));
       }
     } finally {
       c.rollback();

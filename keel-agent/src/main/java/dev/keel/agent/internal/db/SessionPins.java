@@ -22,7 +22,8 @@ import org.postgresql.jdbc.PreferQueryMode;
  *       extended-protocol mode (one Parse per statement, so the server refuses a second
  *       statement) and without named server-side statements ({@code DISCARD ALL} drops them);</li>
  *   <li>H2: the schema and its search path, set when the connection is made and checked again
- *       whenever it goes back to the pool.</li>
+ *       whenever it goes back to the pool;</li>
+ *   <li>SQLite: see {@link SqlitePins}.</li>
  * </ul>
  */
 final class SessionPins {
@@ -53,6 +54,8 @@ final class SessionPins {
       config.addDataSourceProperty("options", options.toString());
       config.addDataSourceProperty("preferQueryMode", "extended");
       config.addDataSourceProperty("prepareThreshold", "0");
+    } else if (dialect == Dialect.SQLITE) {
+      SqlitePins.apply(config, readOnly);
     } else if (dialect == Dialect.H2) {
       config.setConnectionInitSql("SET SCHEMA " + quote(schema) + "; SET SCHEMA_SEARCH_PATH "
           + quote(schema));
@@ -114,6 +117,9 @@ final class SessionPins {
         problems.add("the session does not start in schema " + schema);
       }
       c.rollback();
+    } else if (dialect == Dialect.SQLITE) {
+      problems.addAll(SqlitePins.problems(c, readOnly));
+      c.rollback();
     }
     return problems;
   }
@@ -160,6 +166,9 @@ final class SessionPins {
         boolean clean = h2StateIsClean(c, schema);
         c.rollback();
         return clean;
+      }
+      if (dialect == Dialect.SQLITE) {
+        return SqlitePins.clean(c);
       }
       return true;
     } catch (SQLException | RuntimeException e) {

@@ -36,12 +36,15 @@ final class Canceller {
   Canceller(Dialect dialect, Connection connection) {
     this.dialect = dialect;
     this.connection = connection;
+    if (dialect == Dialect.SQLITE) {
+      SqliteCancel.watch(connection, this::fired);
+    }
   }
 
   /** Names the statement now running, for engines that can only cancel a statement. */
   void running(Statement value) {
     this.statement = value;
-    if (fired && dialect == Dialect.OTHER) {
+    if (fired && (dialect == Dialect.OTHER || dialect == Dialect.SQLITE)) {
       cancel();
     }
   }
@@ -59,6 +62,7 @@ final class Canceller {
         switch (dialect) {
           case POSTGRESQL -> connection.unwrap(org.postgresql.PGConnection.class).cancelQuery();
           case H2 -> connection.unwrap(org.h2.jdbc.JdbcConnection.class).getSession().cancel();
+          case SQLITE -> SqliteCancel.interrupt(connection);
           default -> {
             Statement s = statement;
             if (s != null) {

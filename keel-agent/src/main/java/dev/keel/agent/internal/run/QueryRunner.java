@@ -174,7 +174,8 @@ public final class QueryRunner {
       List<JsonNode> params, int maxLines, Collection<String> tables) {
     return run(admission, ctx, false, (c, canceller, token) -> {
       guard(c, sql, params.size(), tables);
-      String text = "EXPLAIN " + sql;
+      // SQLite's EXPLAIN lists bytecode; its plan is EXPLAIN QUERY PLAN
+      String text = (db.dialect() == Dialect.SQLITE ? "EXPLAIN QUERY PLAN " : "EXPLAIN ") + sql;
       if (db.dialect() == Dialect.POSTGRESQL) {
         guard(c, text, params.size(), null);
       }
@@ -262,6 +263,7 @@ public final class QueryRunner {
     String refusal = switch (db.dialect()) {
       case POSTGRESQL -> DriverCheck.refusal(sql, parameters);
       case H2 -> H2Guard.refusal(c, sql, db.schema(), tables);
+      case SQLITE -> SqliteGuard.refusal(c, sql, tables);
       default -> null;
     };
     if (refusal != null) {

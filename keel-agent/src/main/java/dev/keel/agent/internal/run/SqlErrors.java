@@ -18,6 +18,9 @@ final class SqlErrors {
   private SqlErrors() {}
 
   static String message(SQLException e) {
+    if (e instanceof org.sqlite.SQLiteException sqlite) {
+      return SqliteErrors.message(sqlite);
+    }
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     switch (state) {
       case "57014":

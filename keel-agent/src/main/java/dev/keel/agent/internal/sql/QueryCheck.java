@@ -208,6 +208,9 @@ public final class QueryCheck {
     Set<String> wholeTables = new java.util.HashSet<>(visibleTables);
     wholeTables.removeAll(restrictedTables);
     int parameters = checkTokens(tokens, functions);
+    if (dialect == Dialect.SQLITE) {
+      SqliteTraps.check(tokens);
+    }
     checkTypes(tokens, wholeTables);
     CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
     String text = canonical.text();
