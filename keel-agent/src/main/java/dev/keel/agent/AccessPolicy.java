@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * Which tables (and columns) each principal may see. A table or column a principal may not see
@@ -82,14 +83,41 @@ public final class AccessPolicy {
       throw new IllegalArgumentException("the access policy is not valid JSON: "
           + e.getMessage(), e);
     }
+    return fromJson(root, "the access policy");
+  }
+
+  /**
+   * Reads a policy from its JSON form; {@code where} names it in errors (a file, or the key of
+   * a source in the agent's configuration).
+   */
+  static AccessPolicy fromJson(JsonNode root, String where) {
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException(where + " must be an object with \"principals\"");
+    }
+    for (String key : root.propertyNames()) {
+      if (!key.equals("principals")) {
+        throw new IllegalArgumentException(where + ": unknown key \"" + key
+            + "\" (expected \"principals\")");
+      }
+    }
     JsonNode principals = root.get("principals");
     if (principals == null || !principals.isObject()) {
       throw new IllegalArgumentException(
-          "the access policy needs a \"principals\" object mapping principals to tables");
+          where + " needs a \"principals\" object mapping principals to tables");
     }
     Builder builder = builder();
     for (Map.Entry<String, JsonNode> entry : principals.properties()) {
       String principal = entry.getKey();
+      if (!entry.getValue().isObject()) {
+        throw new IllegalArgumentException(where + ": principal " + principal
+            + " must be an object with \"tables\"");
+      }
+      for (String key : entry.getValue().propertyNames()) {
+        if (!key.equals("tables")) {
+          throw new IllegalArgumentException(where + ": principal " + principal
+              + ": unknown key \"" + key + "\" (expected \"tables\")");
+        }
+      }
       JsonNode tables = entry.getValue().get("tables");
       if (tables == null) {
         throw new IllegalArgumentException("principal " + principal + " has no \"tables\"");
@@ -100,6 +128,28 @@ public final class AccessPolicy {
         builder.principals.putIfAbsent(principal, new LinkedHashMap<>());
         for (Map.Entry<String, JsonNode> table : tables.properties()) {
           JsonNode columns = table.getValue();
+          String rows = null;
+          if (columns.isObject()) {
+            // {"columns": "*" | [...], "rows": "condition"}
+            JsonNode grant = columns;
+            for (String key : grant.propertyNames()) {
+              if (!key.equals("columns") && !key.equals("rows")) {
+                throw new IllegalArgumentException("principal " + principal + ", table "
+                    + table.getKey() + ": unknown key \"" + key + "\" (expected \"columns\""
+                    + " or \"rows\")");
+              }
+            }
+            JsonNode rule = grant.get("rows");
+            if (rule != null) {
+              if (!rule.isString() || rule.stringValue().isBlank()) {
+                throw new IllegalArgumentException("principal " + principal + ", table "
+                    + table.getKey() + ": \"rows\" must be an SQL condition");
+              }
+              rows = rule.stringValue();
+            }
+            columns = grant.has("columns") ? grant.get("columns")
+                : JsonNodeFactory.instance.stringNode("*");
+          }
           if (columns.isString() && "*".equals(columns.stringValue())) {
             builder.grant(principal, table.getKey());
           } else if (columns.isArray() && !columns.isEmpty()) {
@@ -116,6 +166,9 @@ public final class AccessPolicy {
             throw new IllegalArgumentException("principal " + principal + ", table "
                 + table.getKey() + ": columns must be \"*\" or a non-empty list of names");
           }
+          if (rows != null) {
+            builder.rows(principal, table.getKey(), rows);
+          }
         }
       } else {
         throw new IllegalArgumentException("principal " + principal
@@ -128,6 +181,20 @@ public final class AccessPolicy {
   /** Returns true when this policy lets everyone see everything. */
   public boolean allowsAll() {
     return byPrincipal == null;
+  }
+
+  /**
+   * Returns true when the principal with this id has an entry (its own or {@code "*"}): a
+   * source whose policy admits a principal is one it may name at all.
+   */
+  public boolean admits(String principalId) {
+    return byPrincipal == null || byPrincipal.containsKey(principalId)
+        || byPrincipal.containsKey(ANY_PRINCIPAL);
+  }
+
+  /** Returns the entries by principal ({@code "*"} included); empty when everyone sees all. */
+  public Map<String, TableAccess> principals() {
+    return byPrincipal == null ? Map.of() : byPrincipal;
   }
 
   /**
@@ -149,6 +216,7 @@ public final class AccessPolicy {
   public static final class Builder {
     private final Map<String, Map<String, Set<String>>> principals = new LinkedHashMap<>();
     private final Set<String> everything = new LinkedHashSet<>();
+    private final Map<String, Map<String, String>> rules = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -177,6 +245,23 @@ public final class AccessPolicy {
       return this;
     }
 
+    /**
+     * Shows {@code principal} only the rows of {@code table} (granted separately) that meet
+     * {@code condition}: an SQL expression over the table's columns, which may use the
+     * principal's claims as {@code ${claims.NAME}} and its id as {@code ${principal.id}}. They
+     * become literals; a claim the principal lacks makes the condition false, so it sees no row.
+     * Every read of the table, by any tool, resource or query, sees only those rows.
+     */
+    public Builder rows(String principal, String table, String condition) {
+      Objects.requireNonNull(principal, "principal");
+      Objects.requireNonNull(table, "table");
+      if (condition == null || condition.isBlank()) {
+        throw new IllegalArgumentException("a row rule is a non-empty SQL condition");
+      }
+      rules.computeIfAbsent(principal, p -> new LinkedHashMap<>()).put(table, condition);
+      return this;
+    }
+
     /** Returns the policy. */
     public AccessPolicy build() {
       Map<String, TableAccess> result = new LinkedHashMap<>();
@@ -184,8 +269,21 @@ public final class AccessPolicy {
         Map<String, Set<String>> grants = new LinkedHashMap<>();
         tables.forEach((table, cols) -> grants.put(table,
             cols.contains("*") ? Set.of() : cols));
-        result.put(principal, new TableAccess(false, grants));
+        Map<String, String> own = rules.getOrDefault(principal, Map.of());
+        for (String table : own.keySet()) {
+          if (!tables.containsKey(table)) {
+            throw new IllegalArgumentException("principal " + principal + " has a row rule for "
+                + table + " but no grant of it");
+          }
+        }
+        result.put(principal, new TableAccess(false, grants, own));
       });
+      for (String p : rules.keySet()) {
+        if (!principals.containsKey(p)) {
+          throw new IllegalArgumentException("principal " + p + " has a row rule but no grant "
+              + "of the table (a rule needs the table granted by name)");
+        }
+      }
       everything.forEach(p -> result.put(p, TableAccess.all()));
       return new AccessPolicy(result);
     }

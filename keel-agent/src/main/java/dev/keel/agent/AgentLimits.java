@@ -21,9 +21,18 @@ import java.util.Objects;
  *     is refused, not queued
  * @param poolSize the most database connections the agent holds
  * @param maxRowsPerUpdate the most rows one approved update may change
+ * @param cost the time budget per principal and the plan estimate limits
  */
 public record AgentLimits(int maxRows, long maxResultBytes, int maxCellChars,
-    Duration statementTimeout, int maxConcurrentQueries, int poolSize, int maxRowsPerUpdate) {
+    Duration statementTimeout, int maxConcurrentQueries, int poolSize, int maxRowsPerUpdate,
+    CostLimits cost) {
+
+  /** The limits with the default {@link CostLimits}. */
+  public AgentLimits(int maxRows, long maxResultBytes, int maxCellChars,
+      Duration statementTimeout, int maxConcurrentQueries, int poolSize, int maxRowsPerUpdate) {
+    this(maxRows, maxResultBytes, maxCellChars, statementTimeout, maxConcurrentQueries,
+        poolSize, maxRowsPerUpdate, CostLimits.defaults());
+  }
 
   /** Checks that every bound is positive. */
   public AgentLimits {
@@ -39,6 +48,7 @@ public record AgentLimits(int maxRows, long maxResultBytes, int maxCellChars,
     positive(maxConcurrentQueries, "maxConcurrentQueries");
     positive(poolSize, "poolSize");
     positive(maxRowsPerUpdate, "maxRowsPerUpdate");
+    Objects.requireNonNull(cost, "cost");
   }
 
   /**
@@ -52,44 +62,84 @@ public record AgentLimits(int maxRows, long maxResultBytes, int maxCellChars,
   /** Returns a copy with another row limit. */
   public AgentLimits withMaxRows(int value) {
     return new AgentLimits(value, maxResultBytes, maxCellChars, statementTimeout,
-        maxConcurrentQueries, poolSize, maxRowsPerUpdate);
+        maxConcurrentQueries, poolSize, maxRowsPerUpdate, cost);
   }
 
   /** Returns a copy with another byte limit. */
   public AgentLimits withMaxResultBytes(long value) {
     return new AgentLimits(maxRows, value, maxCellChars, statementTimeout, maxConcurrentQueries,
-        poolSize, maxRowsPerUpdate);
+        poolSize, maxRowsPerUpdate, cost);
   }
 
   /** Returns a copy with another limit on one value's length. */
   public AgentLimits withMaxCellChars(int value) {
     return new AgentLimits(maxRows, maxResultBytes, value, statementTimeout,
-        maxConcurrentQueries, poolSize, maxRowsPerUpdate);
+        maxConcurrentQueries, poolSize, maxRowsPerUpdate, cost);
   }
 
   /** Returns a copy with another statement timeout. */
   public AgentLimits withStatementTimeout(Duration value) {
     return new AgentLimits(maxRows, maxResultBytes, maxCellChars, value, maxConcurrentQueries,
-        poolSize, maxRowsPerUpdate);
+        poolSize, maxRowsPerUpdate, cost);
   }
 
   /** Returns a copy with another number of concurrent statements per principal. */
   public AgentLimits withMaxConcurrentQueries(int value) {
     return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout, value,
-        poolSize, maxRowsPerUpdate);
+        poolSize, maxRowsPerUpdate, cost);
   }
 
   /** Returns a copy with another pool size. */
   public AgentLimits withPoolSize(int value) {
     return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout,
-        maxConcurrentQueries, value, maxRowsPerUpdate);
+        maxConcurrentQueries, value, maxRowsPerUpdate, cost);
   }
 
   /** Returns a copy with another limit on the rows one update may change. */
   public AgentLimits withMaxRowsPerUpdate(int value) {
     return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout,
-        maxConcurrentQueries, poolSize, value);
+        maxConcurrentQueries, poolSize, value, cost);
   }
+
+  // ---- cost limits (time budget, plan estimates): begin ----
+
+  /** Returns a copy where one principal may use {@code value} of statement time per minute. */
+  public AgentLimits withTimeBudgetPerMinute(Duration value) {
+    return withCost(new CostLimits(value, cost.maxEstimatedRows(), cost.maxEstimatedCost(),
+        cost.queriesPerMinute(), cost.rowsPerMinute()));
+  }
+
+  /** Returns a copy that refuses queries the planner estimates to return more rows. */
+  public AgentLimits withMaxEstimatedRows(long value) {
+    return withCost(new CostLimits(cost.timeBudgetPerMinute(), value, cost.maxEstimatedCost(),
+        cost.queriesPerMinute(), cost.rowsPerMinute()));
+  }
+
+  /** Returns a copy that refuses queries the planner estimates to cost more. */
+  public AgentLimits withMaxEstimatedCost(double value) {
+    return withCost(new CostLimits(cost.timeBudgetPerMinute(), cost.maxEstimatedRows(), value,
+        cost.queriesPerMinute(), cost.rowsPerMinute()));
+  }
+
+  /** Returns a copy where one principal may start {@code value} statements a minute (0: any). */
+  public AgentLimits withQueriesPerMinute(int value) {
+    return withCost(new CostLimits(cost.timeBudgetPerMinute(), cost.maxEstimatedRows(),
+        cost.maxEstimatedCost(), value, cost.rowsPerMinute()));
+  }
+
+  /** Returns a copy where one principal's results may carry {@code value} rows a minute (0: any). */
+  public AgentLimits withRowsPerMinute(long value) {
+    return withCost(new CostLimits(cost.timeBudgetPerMinute(), cost.maxEstimatedRows(),
+        cost.maxEstimatedCost(), cost.queriesPerMinute(), value));
+  }
+
+  /** Returns a copy with other cost limits. */
+  public AgentLimits withCost(CostLimits value) {
+    return new AgentLimits(maxRows, maxResultBytes, maxCellChars, statementTimeout,
+        maxConcurrentQueries, poolSize, maxRowsPerUpdate, value);
+  }
+
+  // ---- cost limits: end ----
 
   private static void positive(int value, String name) {
     if (value <= 0) {

@@ -19,7 +19,9 @@ import tools.jackson.databind.JsonNode;
 class AgentProtocolTest {
 
   static final List<String> READ_TOOLS = List.of("list_tables", "describe_table",
-      "sample_rows", "count_rows", "top_values", "query", "explain");
+      "sample_rows", "count_rows", "top_values", "query", "explain",
+      // the analysis tools (AnalysisTools), offered on every engine
+      "suggest_indexes", "slow_statements", "health", "list_sources");
 
   static AgentServer server;
 

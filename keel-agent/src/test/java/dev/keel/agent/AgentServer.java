@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * An agent served over real HTTP for tests, on H2 (the embedded sample) or on the test
- * PostgreSQL, with three API keys: {@code analyst} sees the shop's tables but not
+ * An agent served over real HTTP for tests, on H2 (the embedded sample), on the test
+ * PostgreSQL or on a SQLite file, with three API keys: {@code analyst} sees the shop's tables but not
  * {@code audit_log}, nor employees' salaries, nor customers' e-mail addresses and signup dates;
  * {@code auditor} sees only {@code audit_log} and {@code employees}; {@code admin} sees
  * everything.
@@ -40,6 +40,28 @@ final class AgentServer implements AutoCloseable {
     this.http = McpHttpServer.builder(agent.server()).port(0)
         .servlet(b -> b.authenticator(Authenticator.bearerTokens(keys)))
         .start();
+  }
+
+  /** Serves {@code agent} over HTTP with {@code authenticator} (principals with claims). */
+  AgentServer(String engine, DatabaseAgent agent, Authenticator authenticator) {
+    this.engine = engine;
+    this.agent = agent;
+    this.http = McpHttpServer.builder(agent.server()).port(0)
+        .servlet(b -> b.authenticator(authenticator)).start();
+  }
+
+  /**
+   * An authenticator of bearer tokens, each standing for a principal with claims, as an OAuth
+   * access token would.
+   */
+  static Authenticator withClaims(Map<String, dev.keel.mcp.server.Principal> byToken) {
+    return request -> {
+      String header = request.getHeader("Authorization");
+      if (header == null || !header.startsWith("Bearer ")) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.ofNullable(byToken.get(header.substring(7)));
+    };
   }
 
   static AccessPolicy policy() {
@@ -80,6 +102,12 @@ final class AgentServer implements AutoCloseable {
         DatabaseAgent.builder().jdbcUrl(db.database(database, driver))
             .user(TestMariaDb.AGENT_USER).password(TestMariaDb.AGENT_PASSWORD)
             .access(policy()).limits(limits).allowWrites(writes).build());
+  }
+
+  /** Serves a SQLite file (see {@link TestSqlite}). */
+  static AgentServer sqlite(TestSqlite file, AgentLimits limits, boolean writes) {
+    return new AgentServer("sqlite", DatabaseAgent.builder().jdbcUrl(file.url())
+        .access(policy()).limits(limits).allowWrites(writes).build());
   }
 
   AgentClient client(String bearer) {

@@ -58,6 +58,8 @@ class NoChangeThroughAnyToolTest {
   @BeforeAll
   static void start() {
     String url = RedTeamDatabase.url(DB);
+    // the analysis tools' extensions, so suggest_indexes really creates hypothetical indexes
+    TestPostgres.get().analysisDatabase(DB);
     server = new AgentServer("postgresql", DatabaseAgent.builder().jdbcUrl(url)
         .user(TestPostgres.AGENT_USER).password(TestPostgres.AGENT_PASSWORD)
         .access(RedTeamDatabase.policy()).limits(LIMITS).build(), RedTeamDatabase.KEYS);
@@ -188,7 +190,13 @@ class NoChangeThroughAnyToolTest {
       all.add(c -> () -> call(c, "query", args));
       all.add(c -> () -> call(c, "query", args));
       all.add(c -> () -> call(c, "explain", args));
+      // --- the analysis tools (AnalysisTools) ---
+      all.add(c -> () -> call(c, "suggest_indexes", args));
     }
+    all.add(c -> () -> call(c, "suggest_indexes", "{\"sql\":\"SELECT id FROM customers WHERE "
+        + "name = ? ORDER BY country\",\"params\":[\"x\"]}"));
+    all.add(c -> () -> call(c, "health", "{\"longTransactionSeconds\":0}"));
+    all.add(c -> () -> call(c, "slow_statements", "{\"limit\":50}"));
     for (String h : List.of("'; DELETE FROM orders; --", "1; COMMIT; DELETE FROM orders",
         RedTeamDatabase.SECRET_PAYLOAD.substring(0, 3))) {
       all.add(c -> () -> call(c, "query", "{\"sql\":\"SELECT ? AS x, status FROM orders WHERE "
@@ -452,13 +460,16 @@ class NoChangeThroughAnyToolTest {
   /** The agent's read pool, found by type: the test watches it, it does not replace it. */
   static HikariDataSource readPool(DatabaseAgent agent) throws Exception {
     for (Field f : DatabaseAgent.class.getDeclaredFields()) {
-      if (f.getType().getName().equals("dev.keel.agent.internal.db.Database")) {
+      if (f.getType().getName().equals("dev.keel.agent.internal.Sources")) {
         f.setAccessible(true);
-        Object db = f.get(agent);
+        Object sources = f.get(agent);
+        Object first = ((java.util.List<?>) sources.getClass().getMethod("all").invoke(sources))
+            .get(0);
+        Object db = first.getClass().getMethod("db").invoke(first);
         DataSource reads = (DataSource) db.getClass().getMethod("reads").invoke(db);
         return (HikariDataSource) reads;
       }
     }
-    throw new AssertionError("DatabaseAgent holds no Database");
+    throw new AssertionError("DatabaseAgent holds no Sources");
   }
 }

@@ -89,6 +89,48 @@ final class TestPostgres {
     });
   }
 
+  // --- analysis extensions (hypopg, pg_stat_statements): begin ---
+
+  /** The schema the analysis extensions are created in, away from the exposed one. */
+  static final String EXTENSION_SCHEMA = "keel_ext";
+
+  /**
+   * Returns a JDBC URL of a database holding the sample data and the extensions the analysis
+   * tools use, {@code hypopg} and {@code pg_stat_statements}, in a schema of their own (so
+   * their views are not tables of the exposed schema) that the agent's role may use.
+   */
+  synchronized String analysisDatabase(String name) {
+    String url = database(name);
+    try (Connection c = superuser(name); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + EXTENSION_SCHEMA);
+      s.execute("CREATE EXTENSION IF NOT EXISTS hypopg SCHEMA " + EXTENSION_SCHEMA);
+      s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements SCHEMA " + EXTENSION_SCHEMA);
+      s.execute("GRANT USAGE ON SCHEMA " + EXTENSION_SCHEMA + " TO " + AGENT_USER);
+      // the texts of every role's statements, as a monitoring role would see them
+      s.execute("GRANT pg_read_all_stats TO " + AGENT_USER);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot add the analysis extensions to " + name, e);
+    }
+    return url;
+  }
+
+  /** Installs the hypopg package of this PostgreSQL when it is missing (as root only). */
+  private static void installHypopg(Path bin) throws IOException, InterruptedException {
+    int version = version(bin);
+    Path control = Path.of("/usr/share/postgresql/" + version + "/extension/hypopg.control");
+    if (Files.exists(control) || !"root".equals(System.getProperty("user.name"))) {
+      return;
+    }
+    List<String> install = List.of("apt-get", "install", "-y", "--no-install-recommends",
+        "postgresql-" + version + "-hypopg");
+    if (run(install, true) != 0) {
+      run(List.of("apt-get", "update"), false);
+      run(install, false);
+    }
+  }
+
+  // --- analysis extensions: end ---
+
   String url(String database) {
     return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
   }
@@ -113,6 +155,7 @@ final class TestPostgres {
             + "/usr/lib/postgresql/*/bin/initdb appeared");
       }
     }
+    installHypopg(bin);
     Path dir = Files.createTempDirectory("keel-pg-");
     Path data = dir.resolve("data");
     Path sockets = dir.resolve("sockets");
@@ -127,7 +170,8 @@ final class TestPostgres {
     pg.runAsOwner(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(),
         "-l", dir.resolve("postgres.log").toString(), "-w", "-t", "60", "-o",
         "-p " + port + " -k " + sockets + " -c listen_addresses=127.0.0.1 -c fsync=off "
-            + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100",
+            + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100 "
+            + "-c shared_preload_libraries=pg_stat_statements",
         "start"));
     Runtime.getRuntime().addShutdownHook(new Thread(pg::stop, "keel-test-postgres-stop"));
     try (Connection c = pg.superuser("postgres"); Statement s = c.createStatement()) {

@@ -1,6 +1,7 @@
 package dev.keel.cli;
 
 import dev.keel.agent.AccessPolicy;
+import dev.keel.agent.AgentConfig;
 import dev.keel.agent.AgentLimits;
 import dev.keel.agent.DatabaseAgent;
 import dev.keel.mcp.core.McpJson;
@@ -58,9 +59,15 @@ final class AgentCommand implements Callable<Integer> {
   String schema;
 
   @Option(names = "--config", paramLabel = "FILE",
-      description = "An access policy (JSON) mapping principals to the tables and columns "
-          + "they may see (default: everyone sees everything).")
+      description = "The agent's configuration (JSON): its sources (databases), their access "
+          + "policies, limits and row rules, curated tools and the audit file; or an access "
+          + "policy alone for the --jdbc-url database (default: everyone sees everything).")
   Path config;
+
+  @Option(names = "--audit-file", paramLabel = "FILE",
+      description = "Append every decision (run, refused, cut, cancelled, timed out, writes "
+          + "approved or declined) to this file as JSON lines.")
+  Path auditFile;
 
   @Option(names = "--allow-writes",
       description = "Offer insert_row and update_rows; each call still needs a person's "
@@ -92,7 +99,8 @@ final class AgentCommand implements Callable<Integer> {
     DatabaseAgent agent;
     try {
       agent = build();
-    } catch (IllegalStateException e) {
+    } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException e) {
+      // a database out of reach, a row rule or curated tool the check refuses: one line
       System.err.println("keel agent: " + e.getMessage());
       return 1;
     }
@@ -128,7 +136,38 @@ final class AgentCommand implements Callable<Integer> {
     }
     DatabaseAgent.Builder builder = DatabaseAgent.builder().limits(limits)
         .allowWrites(allowWrites).schema(schema).server(server.shared());
+    if (auditFile != null) {
+      builder.auditFile(auditFile);
+    }
     if (config != null) {
+      String text;
+      try {
+        text = java.nio.file.Files.readString(config);
+      } catch (java.io.IOException e) {
+        throw new ParameterException(spec.commandLine(), "--config " + config
+            + ": cannot be read (" + e.getMessage() + ")");
+      }
+      if (AgentConfig.isConfiguration(text)) {
+        List<String> clashing = new ArrayList<>();
+        for (String option : List.of("--jdbc-url", "--user", "--password-env", "--schema",
+            "--allow-writes", "--max-rows", "--max-result-bytes", "--statement-timeout",
+            "--max-queries-per-principal", "--pool-size")) {
+          if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+            clashing.add(option);
+          }
+        }
+        if (!clashing.isEmpty()) {
+          throw new ParameterException(spec.commandLine(), String.join(", ", clashing)
+              + ": with a configuration of sources, say this in the configuration instead "
+              + "(each source's jdbcUrl, user, passwordEnv, schema, allowWrites and limits)");
+        }
+        try {
+          builder.config(AgentConfig.load(config));
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+          throw new ParameterException(spec.commandLine(), "--config " + e.getMessage());
+        }
+        return builder.build();
+      }
       try {
         builder.access(AccessPolicy.load(config));
       } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -155,9 +194,14 @@ final class AgentCommand implements Callable<Integer> {
 
   /** Prints what the agent serves and ready-to-paste client configurations. */
   private void banner(DatabaseAgent agent, URI endpoint) {
-    System.out.println("keel agent: " + agent.databaseProduct()
-        + (agent.isSample() ? " (embedded sample: a small shop, 7 tables)" : "")
-        + (allowWrites ? ", writes with approval" : ", read-only"));
+    if (agent.sourceNames().size() > 1) {
+      System.out.println("keel agent: " + agent.sourceNames().size() + " sources ("
+          + String.join(", ", agent.sourceNames()) + "); list_sources shows a caller its own");
+    } else {
+      System.out.println("keel agent: " + agent.databaseProduct()
+          + (agent.isSample() ? " (embedded sample: a small shop, 7 tables)" : "")
+          + (allowWrites ? ", writes with approval" : ", read-only"));
+    }
     System.out.println("try it:");
     System.out.println("  ./keel call " + endpoint + " query '{\"sql\":\"SELECT country, "
         + "count(*) AS customers FROM customers GROUP BY country ORDER BY 2 DESC\"}'");
@@ -196,6 +240,9 @@ final class AgentCommand implements Callable<Integer> {
     }
     if (config != null) {
       options.addAll(List.of("--config", config.toAbsolutePath().toString()));
+    }
+    if (auditFile != null) {
+      options.addAll(List.of("--audit-file", auditFile.toAbsolutePath().toString()));
     }
     if (allowWrites) {
       options.add("--allow-writes");

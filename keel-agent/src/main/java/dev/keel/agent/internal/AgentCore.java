@@ -2,7 +2,10 @@ package dev.keel.agent.internal;
 
 import dev.keel.agent.AccessPolicy;
 import dev.keel.agent.AgentLimits;
+import dev.keel.agent.TableAccess;
+import dev.keel.agent.internal.audit.AuditTrail;
 import dev.keel.agent.internal.db.Catalog;
+import dev.keel.agent.internal.db.RowRules;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.Database;
 import dev.keel.agent.internal.db.TableInfo;
@@ -11,12 +14,15 @@ import dev.keel.agent.internal.run.QueryFailedException;
 import dev.keel.agent.internal.run.QueryRunner;
 import dev.keel.agent.internal.sql.CheckedQuery;
 import dev.keel.agent.internal.sql.QueryCheck;
+import dev.keel.agent.internal.sql.QueryRefusedException;
 import dev.keel.agent.internal.sql.StatementTooDeepException;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.server.RequestContext;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -35,6 +41,8 @@ public final class AgentCore {
   /** The one answer for a column that does not exist and one the caller may not see. */
   public static final String NO_COLUMN = "Column not found or not allowed";
 
+  private final String name;
+  private final AuditTrail audit;
   private final Database db;
   private final Catalog catalog;
   private final QueryRunner runner;
@@ -42,14 +50,100 @@ public final class AgentCore {
   private final AccessPolicy policy;
   private final AgentLimits limits;
 
-  /** Wires the parts together. */
-  public AgentCore(Database db, AccessPolicy policy, AgentLimits limits) {
+  /**
+   * Wires the parts of one source together and checks its policy's row rules against the
+   * database.
+   *
+   * @throws IllegalArgumentException naming the principal and table of a rule the agent
+   *     cannot use
+   */
+  public AgentCore(String name, Database db, AccessPolicy policy, AgentLimits limits,
+      AuditTrail audit) {
+    this.name = name;
+    this.audit = audit;
     this.db = db;
     this.catalog = new Catalog(db);
     this.runner = new QueryRunner(db, limits);
-    this.check = new QueryCheck(db.dialect(), db.identifiers(), db.schema());
+    this.check = new QueryCheck(db.dialect(), db.identifiers(), db.schema(),
+        dev.keel.agent.internal.db.FunctionVolatility.of(db));
     this.policy = policy;
     this.limits = limits;
+    checkRowRules();
+  }
+
+  /**
+   * Each rule must be a condition over its own table alone: read by the statement check as the
+   * WHERE clause of a query that may see nothing else, so a rule cannot read another table,
+   * call a function that changes anything, or break out of its parentheses.
+   */
+  private void checkRowRules() {
+    for (Map.Entry<String, TableAccess> entry : policy.principals().entrySet()) {
+      for (Map.Entry<String, String> rule : entry.getValue().rowsByTable().entrySet()) {
+        String where = "source " + name + ", principal " + entry.getKey() + ", table "
+            + rule.getKey();
+        TableInfo table;
+        try {
+          table = catalog.tables().values().stream()
+              .filter(t -> t.name().toLowerCase(Locale.ROOT).equals(rule.getKey()))
+              .findFirst().orElseThrow(() -> new IllegalArgumentException(where
+                  + ": the row rule names a table the database does not have"));
+        } catch (SQLException e) {
+          throw new IllegalStateException(where + ": the catalog could not be read", e);
+        }
+        try {
+          balanced(RowRules.sample(rule.getValue()));
+          check.check("SELECT 1 FROM " + db.identifiers().quote(table.name()) + " WHERE "
+              + RowRules.sample(rule.getValue()), Set.of(table.name()), Set.of());
+        } catch (QueryRefusedException | StatementTooDeepException e) {
+          throw new IllegalArgumentException(where + ": the row rule \"" + rule.getValue()
+              + "\" is not a condition the agent can use: " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** Returns where decisions are recorded. */
+  public AuditTrail audit() {
+    return audit;
+  }
+
+  /**
+   * A rule is put in parentheses wherever it goes; one that closes them early ({@code 1 = 1) OR
+   * (1 = 1}) would reach out of a longer condition, so its own parentheses must stay inside.
+   */
+  private void balanced(String wrapped) {
+    int depth = 0;
+    java.util.List<dev.keel.agent.internal.sql.SqlToken> tokens = check.lexer().lex(wrapped);
+    for (int i = 0; i < tokens.size(); i++) {
+      if (tokens.get(i).is("(")) {
+        depth++;
+      } else if (tokens.get(i).is(")")) {
+        depth--;
+        if (depth == 0 && i != tokens.size() - 1) {
+          throw new QueryRefusedException("its parentheses close before its end");
+        }
+      }
+    }
+  }
+
+  /** Returns the source's name. */
+  public String name() {
+    return name;
+  }
+
+  /** Returns true when the calling principal may use this source at all. */
+  public boolean admits(RequestContext ctx) {
+    return policy.admits(ctx.principal().id());
+  }
+
+  /** Returns the access policy. */
+  public AccessPolicy policy() {
+    return policy;
+  }
+
+  /** Returns the statement check. */
+  public QueryCheck check() {
+    return check;
   }
 
   /** Returns the database. */
@@ -75,7 +169,8 @@ public final class AgentCore {
   /** Returns the schema as the calling principal sees it. */
   public VisibleSchema visible(RequestContext ctx) {
     try {
-      return VisibleSchema.of(catalog.tables(), policy.accessFor(ctx.principal().id()));
+      return VisibleSchema.of(catalog.tables(), policy.accessFor(ctx.principal().id()),
+          ctx.principal());
     } catch (SQLException e) {
       throw new QueryFailedException("The database catalog could not be read");
     }
@@ -127,7 +222,20 @@ public final class AgentCore {
   private String narrowing(TableInfo table, String alias) {
     String columns = table.columns().stream().map(c -> db.identifiers().quote(c.name()))
         .collect(Collectors.joining(", "));
-    return "(SELECT " + columns + " FROM " + db.qualified(table.name()) + ") AS " + alias;
+    return "(SELECT " + columns + " FROM " + db.qualified(table.name())
+        + (table.rowFilter() == null ? "" : " WHERE " + table.rowFilter()) + ") AS " + alias;
+  }
+
+  /**
+   * Returns what the agent's own statements read a visible table from: its qualified name, or,
+   * when some of its rows are hidden, a subquery of the visible rows under the table's name.
+   */
+  public String relation(TableInfo table) {
+    if (table.rowFilter() == null) {
+      return db.qualified(table.name());
+    }
+    return "(SELECT * FROM " + db.qualified(table.name()) + " WHERE " + table.rowFilter()
+        + ") AS " + db.identifiers().quote(table.name());
   }
 
   /** Returns the visible tables as JSON: name, kind, description, column count. */
@@ -152,7 +260,8 @@ public final class AgentCore {
     Long estimate;
     try {
       keys = catalog.keys(table.name());
-      estimate = catalog.rowEstimate(table.name());
+      // the catalog's estimate counts every row; one that hides rows has none to give
+      estimate = table.rowFilter() == null ? catalog.rowEstimate(table.name()) : null;
     } catch (SQLException e) {
       throw new QueryFailedException("The database catalog could not be read");
     }

@@ -91,13 +91,17 @@ public final class Catalog {
         DatabaseMetaData meta = c.getMetaData();
         // MySQL under the pinned NO_BACKSLASH_ESCAPES has no LIKE escape, whatever the driver
         // says: the name goes as it is (a '_' also matches itself; the equality below decides)
-        String schema = db.dialect() == Dialect.MYSQL ? db.schema() : pattern(meta, db.schema());
+        String schema = switch (db.dialect()) {
+          case SQLITE -> null;
+          case MYSQL -> db.schema();
+          default -> pattern(meta, db.schema());
+        };
         Map<String, String[]> kinds = new TreeMap<>();
         try (ResultSet rs = meta.getTables(null, schema, "%", null)) {
           while (rs.next()) {
             String type = rs.getString("TABLE_TYPE");
             if (type != null && KINDS.contains(type.toUpperCase(Locale.ROOT))
-                && db.schema().equals(rs.getString("TABLE_SCHEM"))) {
+                && inSchema(rs.getString("TABLE_SCHEM"), rs.getString("TABLE_NAME"))) {
               String kind = type.toUpperCase(Locale.ROOT).contains("VIEW") ? "view" : "table";
               kinds.put(rs.getString("TABLE_NAME"), new String[] {kind, rs.getString("REMARKS")});
             }
@@ -108,7 +112,7 @@ public final class Catalog {
           List<Object[]> rows = new ArrayList<>();
           while (rs.next()) {
             String table = rs.getString("TABLE_NAME");
-            if (!kinds.containsKey(table) || !db.schema().equals(rs.getString("TABLE_SCHEM"))) {
+            if (!kinds.containsKey(table) || !inSchema(rs.getString("TABLE_SCHEM"), table)) {
               continue;
             }
             String type = rs.getString("TYPE_NAME");
@@ -140,6 +144,19 @@ public final class Catalog {
     }
   }
 
+  /**
+   * Returns true for a table of the agent's schema. sqlite-jdbc reports no schema (null) and
+   * lists SQLite's own tables ({@code sqlite_schema}, {@code sqlite_sequence}, {@code
+   * sqlite_stat1}) among the others; those are the catalog, never data.
+   */
+  private boolean inSchema(String reported, String table) {
+    if (db.dialect() == Dialect.SQLITE) {
+      return (reported == null || reported.equals(SqlitePins.SCHEMA)) && table != null
+          && !table.toLowerCase(Locale.ROOT).startsWith("sqlite_");
+    }
+    return db.schema().equals(reported);
+  }
+
   private static boolean hasLength(int jdbcType) {
     return switch (jdbcType) {
       case java.sql.Types.CHAR, java.sql.Types.VARCHAR, java.sql.Types.NCHAR,
@@ -153,7 +170,7 @@ public final class Catalog {
     try (Connection c = db.reads().getConnection()) {
       try {
         DatabaseMetaData meta = c.getMetaData();
-        String schema = db.schema();
+        String schema = db.dialect() == Dialect.SQLITE ? null : db.schema();
         Map<Integer, String> pk = new TreeMap<>();
         try (ResultSet rs = meta.getPrimaryKeys(null, schema, table)) {
           while (rs.next()) {

@@ -117,7 +117,8 @@ public final class Database implements AutoCloseable {
     HikariDataSource reads = null;
     HikariDataSource writes = null;
     try {
-      String exposed = schema != null ? schema : currentSchema(url, user, password);
+      String exposed = dialect == Dialect.SQLITE ? SqlitePins.schema(schema)
+          : schema != null ? schema : currentSchema(url, user, password);
       reads = pool("keel-agent-read", url, user, password, limits.poolSize(), true, dialect,
           exposed);
       writes = writable

@@ -14,6 +14,8 @@ public enum Dialect {
    * the drivers (metadata terms, cancel, reset) is settled per driver in {@code MySqlPins}.
    */
   MYSQL,
+  /** SQLite, a database file through sqlite-jdbc. */
+  SQLITE,
   /** Any other JDBC database: metadata and queries work, engine-specific extras do not. */
   OTHER;
 
@@ -28,6 +30,9 @@ public enum Dialect {
     }
     if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
       return MYSQL;
+    }
+    if (url.startsWith("jdbc:sqlite:")) {
+      return SQLITE;
     }
     return OTHER;
   }

@@ -27,6 +27,8 @@ final class RolePrivileges {
         MySqlPrivileges.writes(s, found);
       } else if (dialect == Dialect.H2) {
         h2(s, found);
+      } else if (dialect == Dialect.SQLITE) {
+        found.addAll(SqlitePins.writes(c));
       }
     } finally {
       c.rollback();

@@ -23,7 +23,8 @@ import org.postgresql.jdbc.PreferQueryMode;
  *       statement) and without named server-side statements ({@code DISCARD ALL} drops them);</li>
  *   <li>MySQL and MariaDB: see {@link MySqlPins};</li>
  *   <li>H2: the schema and its search path, set when the connection is made and checked again
- *       whenever it goes back to the pool.</li>
+ *       whenever it goes back to the pool;</li>
+ *   <li>SQLite: see {@link SqlitePins}.</li>
  * </ul>
  */
 final class SessionPins {
@@ -56,6 +57,8 @@ final class SessionPins {
       config.addDataSourceProperty("prepareThreshold", "0");
     } else if (dialect == Dialect.MYSQL) {
       MySqlPins.apply(config, schema, readOnly);
+    } else if (dialect == Dialect.SQLITE) {
+      SqlitePins.apply(config, readOnly);
     } else if (dialect == Dialect.H2) {
       config.setConnectionInitSql("SET SCHEMA " + quote(schema) + "; SET SCHEMA_SEARCH_PATH "
           + quote(schema));
@@ -120,6 +123,9 @@ final class SessionPins {
         problems.add("the session does not start in schema " + schema);
       }
       c.rollback();
+    } else if (dialect == Dialect.SQLITE) {
+      problems.addAll(SqlitePins.problems(c, readOnly));
+      c.rollback();
     }
     return problems;
   }
@@ -169,6 +175,9 @@ final class SessionPins {
         boolean clean = h2StateIsClean(c, schema);
         c.rollback();
         return clean;
+      }
+      if (dialect == Dialect.SQLITE) {
+        return SqlitePins.clean(c);
       }
       return true;
     } catch (SQLException | RuntimeException e) {

@@ -10,13 +10,21 @@ import java.util.Optional;
  * @param name its name as stored
  * @param kind {@code table} or {@code view}
  * @param description its comment, or null
- * @param columns its columns
+ * @param columns its columns (as one principal sees them: only the visible ones)
+ * @param rowFilter the SQL condition a principal's rows of it meet, with the principal's claims
+ *     already in it as literals, or null when it sees every row
  */
-public record TableInfo(String name, String kind, String description, List<ColumnInfo> columns) {
+public record TableInfo(String name, String kind, String description, List<ColumnInfo> columns,
+    String rowFilter) {
 
   /** Copies the columns. */
   public TableInfo {
     columns = List.copyOf(columns);
+  }
+
+  /** A table whose every row is visible. */
+  public TableInfo(String name, String kind, String description, List<ColumnInfo> columns) {
+    this(name, kind, description, columns, null);
   }
 
   /** Returns the column named {@code requested}: exactly, else ignoring case when unambiguous. */

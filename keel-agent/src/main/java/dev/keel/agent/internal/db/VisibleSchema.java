@@ -24,8 +24,18 @@ public final class VisibleSchema {
     this.restricted = restricted;
   }
 
-  /** Filters {@code all} (tables by name) through {@code access}. */
+  /** Filters {@code all} (tables by name) through {@code access}, ignoring row rules. */
   public static VisibleSchema of(Map<String, TableInfo> all, TableAccess access) {
+    return of(all, access, null);
+  }
+
+  /**
+   * Filters {@code all} (tables by name) through {@code access}; a table with a row rule
+   * carries the rule rendered for {@code principal} and counts as restricted, so every read of
+   * it goes through the narrowing subquery.
+   */
+  public static VisibleSchema of(Map<String, TableInfo> all, TableAccess access,
+      dev.keel.mcp.server.Principal principal) {
     Map<String, TableInfo> visible = new LinkedHashMap<>();
     java.util.Set<String> restricted = new java.util.HashSet<>();
     for (TableInfo table : all.values()) {
@@ -33,8 +43,15 @@ public final class VisibleSchema {
         continue;
       }
       Optional<Set<String>> limit = access.columnLimit(table.name());
+      Optional<String> rule = principal == null ? Optional.empty()
+          : access.rowRule(table.name());
+      String rows = rule.map(r -> RowRules.render(r, principal)).orElse(null);
+      if (rows != null) {
+        restricted.add(table.name());
+      }
       if (limit.isEmpty()) {
-        visible.put(table.name(), table);
+        visible.put(table.name(), rows == null ? table : new TableInfo(table.name(),
+            table.kind(), table.description(), table.columns(), rows));
         continue;
       }
       List<ColumnInfo> columns = new ArrayList<>();
@@ -51,7 +68,7 @@ public final class VisibleSchema {
         restricted.add(table.name());
       }
       visible.put(table.name(), new TableInfo(table.name(), table.kind(), table.description(),
-          columns));
+          columns, rows));
     }
     return new VisibleSchema(java.util.Collections.unmodifiableMap(visible), Set.copyOf(restricted));
   }
@@ -66,12 +83,12 @@ public final class VisibleSchema {
     return tables.keySet();
   }
 
-  /** Returns the names of visible tables with hidden columns. */
+  /** Returns the names of visible tables with hidden columns or hidden rows. */
   public Set<String> restricted() {
     return restricted;
   }
 
-  /** Returns true when some columns of {@code table} are hidden. */
+  /** Returns true when some columns or rows of {@code table} are hidden. */
   public boolean isRestricted(String table) {
     return restricted.contains(table);
   }

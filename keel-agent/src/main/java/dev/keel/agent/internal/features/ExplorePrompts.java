@@ -1,10 +1,13 @@
 package dev.keel.agent.internal.features;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.audit.Audited;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.agent.internal.run.QueryFailedException;
+import dev.keel.agent.internal.sql.QueryRefusedException;
 import dev.keel.agent.internal.tools.ReadTools;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.schema.GetPromptResult;
@@ -34,17 +37,39 @@ public final class ExplorePrompts {
 
   private ExplorePrompts() {}
 
-  /** Registers the prompts on {@code server}. */
-  public static void register(McpServer.Builder server, AgentCore core, ReadTools reads) {
+  /** The optional argument naming the source; the caller's first source when absent. */
+  static final PromptArgument SOURCE = PromptArgument.optional("source",
+      "the database to use, by name; your first one when absent");
+
+  /** Registers the prompts on {@code server}; each reads the source its arguments name. */
+  public static void register(McpServer.Builder server, Sources sources) {
     server.prompt(Prompt.of(DATABASE, "Overview of the database: its tables and how to explore "
-        + "them"), (ctx, args) -> database(core, ctx));
+        + "them", SOURCE), (ctx, args) -> {
+          AgentCore core = source(sources, ctx, args);
+          return Audited.run(core.audit(), core.name(), ctx, "prompts/get", DATABASE,
+              () -> database(core, ctx));
+        });
     server.prompt(Prompt.of(TABLE, "Overview of one table: columns, keys and sample rows",
-        PromptArgument.required("table", "the table to explore")),
-        (ctx, args) -> table(core, reads, ctx, args.get("table")));
+        PromptArgument.required("table", "the table to explore"), SOURCE),
+        (ctx, args) -> {
+          AgentCore core = source(sources, ctx, args);
+          return Audited.run(core.audit(), core.name(), ctx, "prompts/get", TABLE + " "
+              + args, () -> table(core, ReadTools.of(core), ctx, args.get("table")));
+        });
     server.prompt(Prompt.of(COUNT_BY, "How the rows of a table spread over the values of one "
         + "column", PromptArgument.required("table", "the table"),
-        PromptArgument.required("column", "the column to count by")),
-        (ctx, args) -> countBy(core, reads, ctx, args.get("table"), args.get("column")));
+        PromptArgument.required("column", "the column to count by"), SOURCE),
+        (ctx, args) -> {
+          AgentCore core = source(sources, ctx, args);
+          return Audited.run(core.audit(), core.name(), ctx, "prompts/get", COUNT_BY + " "
+              + args, () -> countBy(core, ReadTools.of(core), ctx, args.get("table"),
+                  args.get("column")));
+        });
+  }
+
+  private static AgentCore source(Sources sources, RequestContext ctx,
+      java.util.Map<String, String> args) {
+    return guard(() -> sources.pick(ctx, args == null ? null : args.get("source")));
   }
 
   private static GetPromptResult database(AgentCore core, RequestContext ctx) {
@@ -112,7 +137,7 @@ public final class ExplorePrompts {
   private static <T> T guard(Body<T> body) {
     try {
       return body.get();
-    } catch (QueryFailedException e) {
+    } catch (QueryFailedException | QueryRefusedException e) {
       throw McpErrors.invalidParams(e.getMessage());
     }
   }

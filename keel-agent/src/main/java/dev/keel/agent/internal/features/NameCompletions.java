@@ -1,6 +1,8 @@
 package dev.keel.agent.internal.features;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.run.QueryFailedException;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.mcp.core.schema.CompleteRequest;
@@ -22,14 +24,38 @@ public final class NameCompletions {
   private NameCompletions() {}
 
   /** Registers completions for every prompt and template argument that names a table or column. */
-  public static void register(McpServer.Builder server, AgentCore core) {
-    CompletionHandler names = (ctx, request) -> complete(core.visible(ctx), request);
+  public static void register(McpServer.Builder server, Sources sources) {
+    CompletionHandler names = (ctx, request) -> {
+      if (request.argument().name().equals("source")) {
+        return matching(sources.visible(ctx).stream().map(AgentCore::name).toList(),
+            request.argument().value());
+      }
+      String named = request.context() == null ? null
+          : request.context().arguments().get("source");
+      AgentCore core;
+      try {
+        core = sources.pick(ctx, named);
+      } catch (QueryFailedException e) {
+        // a source the caller may not use completes exactly like one that does not exist
+        return new Completion(List.of(), 0, false);
+      }
+      return complete(core.visible(ctx), request);
+    };
+    server.completion(new CompletionReference.PromptRef(ExplorePrompts.DATABASE), names);
     server.completion(new CompletionReference.PromptRef(ExplorePrompts.TABLE), names);
     server.completion(new CompletionReference.PromptRef(ExplorePrompts.COUNT_BY), names);
     for (String template : List.of(TableResources.SCHEMA, TableResources.COUNT,
-        TableResources.SAMPLE)) {
+        TableResources.SAMPLE, TableResources.SOURCE_TABLES, TableResources.SOURCE_SCHEMA,
+        TableResources.SOURCE_COUNT, TableResources.SOURCE_SAMPLE)) {
       server.completion(new CompletionReference.ResourceTemplateRef(template), names);
     }
+  }
+
+  private static Completion matching(List<String> candidates, String value) {
+    String prefix = value.toLowerCase(Locale.ROOT);
+    List<String> hits = candidates.stream()
+        .filter(c -> c.toLowerCase(Locale.ROOT).startsWith(prefix)).sorted().toList();
+    return new Completion(hits, hits.size(), hits.size() > Completion.MAX_VALUES);
   }
 
   static Completion complete(VisibleSchema visible, CompleteRequest request) {

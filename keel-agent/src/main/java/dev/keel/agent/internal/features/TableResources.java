@@ -1,9 +1,12 @@
 package dev.keel.agent.internal.features;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.audit.Audited;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.agent.internal.run.QueryFailedException;
+import dev.keel.agent.internal.sql.QueryRefusedException;
 import dev.keel.agent.internal.tools.ReadTools;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
@@ -13,6 +16,7 @@ import dev.keel.mcp.core.schema.Resource;
 import dev.keel.mcp.core.schema.ResourceContents;
 import dev.keel.mcp.core.schema.ResourceTemplate;
 import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.ResourceTemplateHandler;
 import dev.keel.mcp.server.RequestContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -41,37 +45,94 @@ public final class TableResources {
 
   private TableResources() {}
 
-  /** Registers the resources on {@code server}. */
-  public static void register(McpServer.Builder server, AgentCore core, ReadTools reads) {
+  /** The template of one source's table list. */
+  public static final String SOURCE_TABLES = "db://{source}/tables";
+  /** The template of a table's schema in a named source. */
+  public static final String SOURCE_SCHEMA = "db://{source}/tables/{table}/schema";
+  /** The template of a table's row count in a named source. */
+  public static final String SOURCE_COUNT = "db://{source}/tables/{table}/count";
+  /** The template of a table's sample rows in a named source. */
+  public static final String SOURCE_SAMPLE = "db://{source}/tables/{table}/sample";
+
+  /**
+   * Registers the resources on {@code server}: {@code db://tables/...} read the caller's first
+   * source, {@code db://{source}/tables/...} the one named.
+   */
+  public static void register(McpServer.Builder server, Sources sources) {
     server.resource(Resource.of(TABLES, "tables", "The tables and views you may query", JSON),
-        (ctx, uri) -> {
-          ObjectNode out = JsonNodeFactory.instance.objectNode();
-          out.put("database", core.db().product());
-          out.put("schema", core.db().schema());
-          out.set("tables", core.tableList(visible(core, ctx)));
-          return json(uri, out);
-        });
-    server.resourceTemplate(ResourceTemplate.of(SCHEMA, "table-schema",
-        "A table's columns, keys and indexes", JSON), (ctx, uri, vars) -> {
-          VisibleSchema visible = visible(core, ctx);
-          return json(uri, guard(() -> core.describe(visible, table(visible, vars.get("table")))));
-        });
-    server.resourceTemplate(ResourceTemplate.of(COUNT, "table-count", "A table's row count",
-        JSON), (ctx, uri, vars) -> {
-          VisibleSchema visible = visible(core, ctx);
-          TableInfo table = table(visible, vars.get("table"));
-          ObjectNode out = JsonNodeFactory.instance.objectNode();
-          out.put("table", table.name());
-          out.put("count", guard(() -> reads.countRows(ctx, table, null)));
-          return json(uri, out);
-        });
-    server.resourceTemplate(ResourceTemplate.of(SAMPLE, "table-sample",
-        "The first " + SAMPLE_ROWS + " rows of a table", JSON), (ctx, uri, vars) -> {
-          VisibleSchema visible = visible(core, ctx);
-          TableInfo table = table(visible, vars.get("table"));
-          return json(uri, guard(() -> reads.sampleRows(ctx, table, table.columns(), null,
-              SAMPLE_ROWS)));
-        });
+        (ctx, uri) -> audited(source(sources, ctx, null), ctx, uri,
+            core -> tables(core, ctx, uri)));
+    server.resourceTemplate(ResourceTemplate.of(SOURCE_TABLES, "source-tables",
+        "The tables and views you may query in one source", JSON),
+        (ctx, uri, vars) -> audited(source(sources, ctx, vars.get("source")), ctx, uri,
+            core -> tables(core, ctx, uri)));
+    String[][] forms = {{SCHEMA, SOURCE_SCHEMA}, {COUNT, SOURCE_COUNT}, {SAMPLE, SOURCE_SAMPLE}};
+    for (String[] form : forms) {
+      for (int named = 0; named < 2; named++) {
+        String template = form[named];
+        boolean bySource = named == 1;
+        String kind = template.substring(template.lastIndexOf('/') + 1);
+        ResourceTemplateHandler handler = (ctx, uri, vars) -> audited(source(sources, ctx,
+            bySource ? vars.get("source") : null), ctx, uri,
+            core -> read(kind, core, ctx, uri, vars.get("table")));
+        server.resourceTemplate(ResourceTemplate.of(template, (bySource ? "source-" : "")
+            + "table-" + kind, describe(kind), JSON), handler);
+      }
+    }
+  }
+
+  private static String describe(String kind) {
+    return switch (kind) {
+      case "schema" -> "A table's columns, keys and indexes";
+      case "count" -> "A table's row count";
+      default -> "The first " + SAMPLE_ROWS + " rows of a table";
+    };
+  }
+
+  /** A named source the caller may use, or the caller's first; else "not found". */
+  private static AgentCore source(Sources sources, RequestContext ctx, String name) {
+    if (name != null && name.isEmpty()) {
+      throw notFound();
+    }
+    try {
+      return sources.pick(ctx, name);
+    } catch (QueryFailedException e) {
+      throw notFound();
+    }
+  }
+
+  /** Reads a resource with the read on record (the URI stands for the statement). */
+  private static ReadResourceResult audited(AgentCore core, RequestContext ctx, String uri,
+      java.util.function.Function<AgentCore, ReadResourceResult> read) {
+    return Audited.run(core.audit(), core.name(), ctx, "resources/read", uri,
+        () -> read.apply(core));
+  }
+
+  private static ReadResourceResult tables(AgentCore core, RequestContext ctx, String uri) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("source", core.name());
+    out.put("database", core.db().product());
+    out.put("schema", core.db().schema());
+    out.set("tables", core.tableList(visible(core, ctx)));
+    return json(uri, out);
+  }
+
+  private static ReadResourceResult read(String kind, AgentCore core, RequestContext ctx,
+      String uri, String name) {
+    VisibleSchema visible = visible(core, ctx);
+    TableInfo table = table(visible, name);
+    ReadTools reads = ReadTools.of(core);
+    return switch (kind) {
+      case "schema" -> json(uri, guard(() -> core.describe(visible, table)));
+      case "count" -> {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("table", table.name());
+        out.put("count", guard(() -> reads.countRows(ctx, table, null)));
+        yield json(uri, out);
+      }
+      default -> json(uri, guard(() -> reads.sampleRows(ctx, table, table.columns(), null,
+          SAMPLE_ROWS)));
+    };
   }
 
   private static VisibleSchema visible(AgentCore core, RequestContext ctx) {
@@ -94,7 +155,7 @@ public final class TableResources {
   private static <T> T guard(Body<T> body) {
     try {
       return body.get();
-    } catch (QueryFailedException e) {
+    } catch (QueryFailedException | QueryRefusedException e) {
       throw new McpException(ErrorCodes.INTERNAL_ERROR, e.getMessage());
     }
   }

@@ -36,12 +36,16 @@ final class Canceller {
   Canceller(Dialect dialect, Connection connection) {
     this.dialect = dialect;
     this.connection = connection;
+    if (dialect == Dialect.SQLITE) {
+      SqliteCancel.watch(connection, this::fired);
+    }
   }
 
   /** Names the statement now running, for engines that can only cancel a statement. */
   void running(Statement value) {
     this.statement = value;
-    if (fired && (dialect == Dialect.OTHER || dialect == Dialect.MYSQL)) {
+    if (fired && (dialect == Dialect.OTHER || dialect == Dialect.MYSQL
+        || dialect == Dialect.SQLITE)) {
       cancel();
     }
   }
@@ -68,6 +72,7 @@ final class Canceller {
               statement.cancel();
             }
           }
+          case SQLITE -> SqliteCancel.interrupt(connection);
           default -> {
             Statement s = statement;
             if (s != null) {

@@ -1,13 +1,16 @@
 package dev.keel.agent.internal.run;
 
+import dev.keel.agent.CostLimits;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.text.NumberFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -28,7 +31,24 @@ public final class MySqlEstimate {
    * @param tables the tables of the plan, in its order (derived tables under their plan
    *     names, such as {@code <derived2>})
    */
-  public record Estimate(long rows, List<String> tables) {}
+  public record Estimate(long rows, List<String> tables) {
+
+    /**
+     * Returns why the statement may not run under {@code limits}, or null when it may. MySQL
+     * estimates the rows a statement reads, not the rows it returns, and gives no cost that
+     * compares across statements, so only {@link CostLimits#maxEstimatedRows()} applies.
+     */
+    public String refusal(CostLimits limits) {
+      if (rows <= limits.maxEstimatedRows()) {
+        return null;
+      }
+      NumberFormat n = NumberFormat.getIntegerInstance(Locale.ROOT);
+      n.setGroupingUsed(true);
+      return "The database estimates this query reads about " + n.format(rows) + " rows (the "
+          + "limit is " + n.format(limits.maxEstimatedRows()) + "): add a join condition or a "
+          + "WHERE clause on indexed columns, or use LIMIT";
+    }
+  }
 
   private MySqlEstimate() {}
 

@@ -58,12 +58,17 @@ public final class QueryRunner {
   private final Database db;
   private final AgentLimits limits;
   private final PrincipalSlots slots;
+  private final TimeBudget budget;
+  private final Quotas quotas;
 
   /** Creates the runner of a database. */
   public QueryRunner(Database db, AgentLimits limits) {
     this.db = db;
     this.limits = limits;
     this.slots = new PrincipalSlots(limits.maxConcurrentQueries());
+    this.budget = new TimeBudget(limits.cost().timeBudgetPerMinute());
+    this.quotas = new Quotas(limits.cost().queriesPerMinute(), limits.cost().rowsPerMinute(),
+        System::nanoTime);
   }
 
   private static ScheduledExecutorService timer() {
@@ -92,6 +97,12 @@ public final class QueryRunner {
       throw new QueryFailedException("Too many statements running for you (the limit is "
           + slots.limit() + " at once); try again when one has finished");
     }
+    try {
+      quotas.start(who);
+    } catch (RuntimeException e) {
+      slots.release(who);
+      throw e;
+    }
     return new Admission(() -> slots.release(who));
   }
 
@@ -118,8 +129,24 @@ public final class QueryRunner {
   public ObjectNode read(Admission admission, RequestContext ctx, String sql,
       List<JsonNode> params, int maxRows, Collection<String> tables) {
     int rows = Math.max(1, Math.min(maxRows, limits.maxRows()));
-    return run(admission, ctx, false, (c, canceller, token) -> {
+    ObjectNode result = run(admission, ctx, false, (c, canceller, token) -> {
       guard(c, sql, params.size(), tables);
+      // --- admission by the planner's estimate: begin ---
+      if (db.dialect() == Dialect.POSTGRESQL && limits.cost().estimates()) {
+        guard(c, "EXPLAIN (FORMAT JSON) " + sql, params.size(), null);
+        String refusal = PlanEstimate.of(c, sql, params).refusal(limits.cost());
+        if (refusal != null) {
+          throw new dev.keel.agent.internal.sql.QueryRefusedException(refusal);
+        }
+      }
+      if (db.dialect() == Dialect.MYSQL
+          && limits.cost().maxEstimatedRows() != Long.MAX_VALUE) {
+        String refusal = MySqlEstimate.of(c, sql, params).refusal(limits.cost());
+        if (refusal != null) {
+          throw new dev.keel.agent.internal.sql.QueryRefusedException(refusal);
+        }
+      }
+      // --- admission by the planner's estimate: end ---
       ValueCaps caps = null;
       String text = sql;
       if (db.dialect() == Dialect.POSTGRESQL) {
@@ -145,6 +172,8 @@ public final class QueryRunner {
         }
       }
     });
+    quotas.rows(ctx.principal().fingerprint(), result.path("rowCount").asLong(0));
+    return result;
   }
 
   /** Runs {@code EXPLAIN} of a checked query: plan lines are short, so values are not capped. */
@@ -152,7 +181,8 @@ public final class QueryRunner {
       List<JsonNode> params, int maxLines, Collection<String> tables) {
     return run(admission, ctx, false, (c, canceller, token) -> {
       guard(c, sql, params.size(), tables);
-      String text = "EXPLAIN " + sql;
+      // SQLite's EXPLAIN lists bytecode; its plan is EXPLAIN QUERY PLAN
+      String text = (db.dialect() == Dialect.SQLITE ? "EXPLAIN QUERY PLAN " : "EXPLAIN ") + sql;
       if (db.dialect() == Dialect.POSTGRESQL) {
         guard(c, text, params.size(), null);
       }
@@ -168,6 +198,34 @@ public final class QueryRunner {
       }
     });
   }
+
+  // --- analysis tools' access: begin ---
+
+  /** Work an analysis tool does on a read connection, inside the runner's bounds. */
+  @FunctionalInterface
+  public interface ReadWork<T> {
+    /** Does the work on {@code c}, a connection in a read-only transaction. */
+    T run(Connection c) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} on a read connection in a read-only transaction, within the principal's
+   * slot, time budget and statement timeout, stopped when the request is cancelled; the
+   * transaction is rolled back and the connection reset afterwards.
+   */
+  public <T> T onReadConnection(Admission admission, RequestContext ctx, ReadWork<T> work) {
+    return run(admission, ctx, false, (c, canceller, token) -> work.run(c));
+  }
+
+  /**
+   * The engine's own reading of a statement the check passed, for tools that run it in ways
+   * of their own (EXPLAIN variants): refuses it unless the engine reads one statement.
+   */
+  public void guard(Connection c, String sql, int parameters) throws SQLException {
+    guard(c, sql, parameters, null);
+  }
+
+  // --- analysis tools' access: end ---
 
   /**
    * Runs one write statement in a read-write transaction and commits it only when it changed
@@ -212,6 +270,7 @@ public final class QueryRunner {
     String refusal = switch (db.dialect()) {
       case POSTGRESQL -> DriverCheck.refusal(sql, parameters);
       case H2 -> H2Guard.refusal(c, sql, db.schema(), tables);
+      case SQLITE -> SqliteGuard.refusal(c, sql, tables);
       default -> null;
     };
     if (refusal != null) {
@@ -238,37 +297,52 @@ public final class QueryRunner {
     CompletableFuture<T> result = new CompletableFuture<>();
     AtomicBoolean timedOut = new AtomicBoolean();
     CompletableFuture<Void> stopped = new CompletableFuture<>();
+    // the principal's time budget: the statement may run for what is left, at most the timeout
+    TimeBudget.Grant grant = budget.reserve(ctx.principal().fingerprint(),
+        limits.statementTimeout());
+    long timeoutMillis = Math.max(1, grant.timeout().toMillis());
     Admission held = admission.retain();
     try {
       WORKERS.execute(() -> {
-        try (held) {
-          result.complete(onConnection(write, work, token, timedOut, stopped));
+        try (held; grant) {
+          result.complete(onConnection(write, work, token, timedOut, stopped, timeoutMillis));
         } catch (Throwable e) {
           result.completeExceptionally(e);
         }
       });
     } catch (RejectedExecutionException e) {
       held.close();
+      grant.close();
       throw new QueryFailedException("The agent is shutting down");
     }
-    return await(result, stopped, timedOut, token);
+    try {
+      return await(result, stopped, timedOut, token);
+    } catch (QueryFailedException e) {
+      // stopped by the timer or by the server's own statement_timeout, whichever came first
+      if (grant.limitedByBudget() && (timedOut.get()
+          || e.getMessage().startsWith("The statement was stopped"))) {
+        throw new QueryFailedException(grant.exhausted());
+      }
+      throw e;
+    }
   }
 
   private <T> T onConnection(boolean write, Work<T> work, CancellationToken token,
-      AtomicBoolean timedOut, CompletableFuture<Void> stopped) throws SQLException {
+      AtomicBoolean timedOut, CompletableFuture<Void> stopped, long timeoutMillis)
+      throws SQLException {
     Connection c = (write ? db.writes() : db.reads()).getConnection();
     Canceller canceller = new Canceller(db.dialect(), c);
     ScheduledFuture<?> timer = TIMER.schedule(() -> {
       timedOut.set(true);
       canceller.cancel();
       stopped.complete(null);
-    }, limits.statementTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }, timeoutMillis, TimeUnit.MILLISECONDS);
     boolean ended = false;
     try (CancellationToken.Registration r = token.onCancel(() -> {
       canceller.cancel();
       stopped.complete(null);
     })) {
-      begin(c, write);
+      begin(c, write, timeoutMillis);
       T value = work.run(c, canceller, token);
       ended = true;
       return value;
@@ -355,12 +429,12 @@ public final class QueryRunner {
   }
 
   /** Starts the transaction: read-only unless writing, with the statement timeout. */
-  private void begin(Connection c, boolean write) throws SQLException {
+  private void begin(Connection c, boolean write, long timeoutMillis) throws SQLException {
     if (db.dialect() == Dialect.POSTGRESQL) {
       try (Statement s = c.createStatement()) {
         // Said explicitly, on top of the session's read-only default.
         s.execute((write ? "SET TRANSACTION READ WRITE" : "SET TRANSACTION READ ONLY")
-            + "; SET LOCAL statement_timeout = " + limits.statementTimeout().toMillis());
+            + "; SET LOCAL statement_timeout = " + timeoutMillis);
       }
     }
   }

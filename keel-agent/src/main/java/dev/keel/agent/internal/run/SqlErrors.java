@@ -18,6 +18,9 @@ final class SqlErrors {
   private SqlErrors() {}
 
   static String message(SQLException e) {
+    if (e instanceof org.sqlite.SQLiteException sqlite) {
+      return SqliteErrors.message(sqlite);
+    }
     String mysql = MySqlErrors.message(e);
     if (mysql != null) {
       return mysql;

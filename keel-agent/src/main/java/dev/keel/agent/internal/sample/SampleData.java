@@ -98,26 +98,35 @@ public final class SampleData {
       s.execute("CREATE INDEX orders_customer_idx ON orders (customer_id)");
       s.execute("CREATE INDEX orders_status_idx ON orders (status, ordered_at)");
       s.execute("CREATE INDEX order_items_product_idx ON order_items (product_id)");
-      // MySQL and MariaDB have no COMMENT ON; a table's comment is one of its options there
-      String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-      boolean mysql = product.contains("mysql") || product.contains("mariadb");
-      String[][] comments = {
-          {"regions", "Sales regions"},
-          {"customers", "People and companies who buy from the shop"},
-          {"products", "What the shop sells"},
-          {"orders", "One row per order; total is the sum of its lines"},
-          {"order_items", "The lines of each order"},
-          {"employees", "Staff, by region"},
-          {"audit_log", "Who did what, and when"},
-      };
-      for (String[] comment : comments) {
-        s.execute(mysql ? "ALTER TABLE " + comment[0] + " COMMENT = '" + comment[1] + "'"
-            : "COMMENT ON TABLE " + comment[0] + " IS '" + comment[1] + "'");
+    }
+    // SQLite has no COMMENT ON: its tables go without descriptions; MySQL and MariaDB have none
+    // either, but a table's comment is one of its options there
+    String product = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+    boolean mysql = product.contains("mysql") || product.contains("mariadb");
+    try (Statement s = c.createStatement()) {
+      if (!product.equals("sqlite")) {
+        comment(s, mysql);
       }
     }
     fill(c, new Random(SEED));
     if (!c.getAutoCommit()) {
       c.commit();
+    }
+  }
+
+  private static void comment(Statement s, boolean mysql) throws SQLException {
+    String[][] comments = {
+        {"regions", "Sales regions"},
+        {"customers", "People and companies who buy from the shop"},
+        {"products", "What the shop sells"},
+        {"orders", "One row per order; total is the sum of its lines"},
+        {"order_items", "The lines of each order"},
+        {"employees", "Staff, by region"},
+        {"audit_log", "Who did what, and when"},
+    };
+    for (String[] comment : comments) {
+      s.execute(mysql ? "ALTER TABLE " + comment[0] + " COMMENT = '" + comment[1] + "'"
+          : "COMMENT ON TABLE " + comment[0] + " IS '" + comment[1] + "'");
     }
   }
 

@@ -56,7 +56,8 @@ final class CanonicalSql {
       if (previousEnd >= 0 && t.begin() > previousEnd) {
         b.append(' ');
       }
-      b.append(render(original, t));
+      b.append(t.kind() == Kind.QUOTED_IDENTIFIER ? lexer.quoteIdentifier(t.value())
+          : render(original, t));
       previousEnd = t.end();
     }
     String text = b.toString();

@@ -30,7 +30,8 @@ public record CheckedQuery(String sql, List<String> tables, List<Narrowed> narro
   public String apply(java.util.function.Function<Narrowed, String> narrowing) {
     java.util.List<Object[]> edits = new java.util.ArrayList<>();
     for (Narrowed n : narrowed) {
-      edits.add(new Object[] {n.begin(), n.end(), narrowing.apply(n)});
+      edits.add(new Object[] {n.begin(), n.end(),
+          (n.statement() ? "SELECT * FROM " : "") + narrowing.apply(n)});
     }
     for (Renamed r : renamed) {
       edits.add(new Object[] {r.begin(), r.end(), r.text()});
@@ -59,6 +60,8 @@ public record CheckedQuery(String sql, List<String> tables, List<Narrowed> narro
    * @param begin where the mention starts in {@link #sql()}
    * @param end where it ends (exclusive), alias included
    * @param alias the name the rest of the statement knows it by, as written
+   * @param statement true when the mention is a whole {@code TABLE name} statement, which the
+   *     span covers from the keyword on and which becomes {@code SELECT * FROM} the narrowing
    */
-  public record Narrowed(String table, int begin, int end, String alias) {}
+  public record Narrowed(String table, int begin, int end, String alias, boolean statement) {}
 }

@@ -156,6 +156,7 @@ public final class QueryCheck {
   private final SqlLexer lexer;
   private final Identifiers identifiers;
   private final String schema;
+  private final FunctionJudge functions;
 
   /**
    * Creates the check for a database.
@@ -163,6 +164,16 @@ public final class QueryCheck {
    * @param schema the one schema the agent exposes, as the database stores its name
    */
   public QueryCheck(Dialect dialect, Identifiers identifiers, String schema) {
+    this(dialect, identifiers, schema, FunctionJudge.ALLOW_ALL);
+  }
+
+  /**
+   * Creates the check for a database whose functions are also judged by {@code functions}
+   * (after the deny list, which refuses whatever the judge would say).
+   */
+  public QueryCheck(Dialect dialect, Identifiers identifiers, String schema,
+      FunctionJudge functions) {
+    this.functions = functions;
     this.dialect = dialect;
     this.lexer = SqlLexer.of(dialect, identifiers.fold());
     this.identifiers = identifiers;
@@ -204,7 +215,10 @@ public final class QueryCheck {
     }
     Set<String> wholeTables = new java.util.HashSet<>(visibleTables);
     wholeTables.removeAll(restrictedTables);
-    int parameters = checkTokens(tokens);
+    int parameters = checkTokens(tokens, functions);
+    if (dialect == Dialect.SQLITE) {
+      SqliteTraps.check(tokens);
+    }
     checkTypes(tokens, wholeTables);
     CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
     String text = canonical.text();
@@ -232,7 +246,8 @@ public final class QueryCheck {
       tables.add(name);
       if (restrictedTables.contains(name)) {
         Span span = span(canonical, ref);
-        narrowed.add(new CheckedQuery.Narrowed(name, span.begin, span.end, span.alias));
+        narrowed.add(new CheckedQuery.Narrowed(name, span.begin, span.end, span.alias,
+            span.statement));
       }
     }
     List<CheckedQuery.Renamed> renamed = renameWithQueries(canonical, refs);
@@ -249,8 +264,12 @@ public final class QueryCheck {
     return new CheckedQuery(text, new ArrayList<>(tables), narrowed, renamed, parameters);
   }
 
-  /** Where a table mention starts and ends in the canonical text, and the name it goes by. */
-  private record Span(int begin, int end, String alias) {}
+  /**
+   * Where a table mention starts and ends in the canonical text, and the name it goes by;
+   * {@code statement} when the mention is a whole {@code TABLE name} statement, which the span
+   * then covers from the keyword on.
+   */
+  private record Span(int begin, int end, String alias, boolean statement) {}
 
   /**
    * Locates a table mention: the name and its alias, nothing else (a sample clause, hints, a
@@ -259,8 +278,8 @@ public final class QueryCheck {
   private static Span span(CanonicalSql canonical, TableReferences.Ref ref) {
     Node node = ref.table().getASTNode();
     String refusal = ref.withQuery() ? "A WITH query can be read here only as a plain FROM or "
-        + "JOIN item" : "A table with columns you may not see can be read here only as a plain "
-        + "FROM or JOIN item";
+        + "JOIN item" : "A table you see only part of (some columns or rows) can be read here "
+        + "only as a plain FROM or JOIN item";
     if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) {
       throw new QueryRefusedException(refusal);
     }
@@ -294,7 +313,13 @@ public final class QueryCheck {
       throw new QueryRefusedException(refusal);
     }
     SqlToken alias = rest.isEmpty() ? span.get(expected - 1) : rest.get(0);
-    return new Span(begin, end, canonical.text().substring(alias.begin(), alias.end()));
+    String name = canonical.text().substring(alias.begin(), alias.end());
+    int first = canonical.tokens().indexOf(span.get(0));
+    if (first > 0 && canonical.tokens().get(first - 1).isKeyword("TABLE")) {
+      // TABLE name: only a name may follow the keyword, so it becomes SELECT * FROM (...)
+      return new Span(canonical.tokens().get(first - 1).begin(), end, name, true);
+    }
+    return new Span(begin, end, name, false);
   }
 
   /**
@@ -445,7 +470,7 @@ public final class QueryCheck {
   }
 
   /** Runs the word checks; returns the number of {@code ?} parameters. */
-  private static int checkTokens(List<SqlToken> tokens) {
+  private static int checkTokens(List<SqlToken> tokens, FunctionJudge functions) {
     int parameters = 0;
     for (int i = 0; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
@@ -482,7 +507,30 @@ public final class QueryCheck {
           throw new QueryRefusedException("The function " + function + " is not allowed: it "
               + "can change state, run other SQL, read server files or reveal the catalog");
         }
+        // --- function judge (engine catalog): begin ---
+        SqlToken before = i >= 2 && tokens.get(i - 1).is(".") ? tokens.get(i - 2) : null;
+        String qualifier = before == null || !before.isName() ? null
+            : before.kind() == Kind.QUOTED_IDENTIFIER ? before.value() : before.lower();
+        String refusal = functions.refusal(qualifier,
+            t.kind() == Kind.QUOTED_IDENTIFIER ? t.value() : function);
+        if (refusal != null) {
+          throw new QueryRefusedException(refusal);
+        }
+        // --- function judge: end ---
       }
+      // --- operator judge (engine catalog): begin ---
+      if (t.kind() == Kind.OPERATOR && !t.is("::")) {
+        // a schema only in OPERATOR(schema.op); elsewhere "x." before an operator is t.*
+        boolean qualified = i >= 4 && tokens.get(i - 1).is(".") && tokens.get(i - 2).isName()
+            && tokens.get(i - 3).is("(") && tokens.get(i - 4).isKeyword("OPERATOR");
+        SqlToken owner = qualified ? tokens.get(i - 2) : null;
+        String refusal = functions.operatorRefusal(owner == null ? null
+            : owner.kind() == Kind.QUOTED_IDENTIFIER ? owner.value() : owner.lower(), t.value());
+        if (refusal != null) {
+          throw new QueryRefusedException(refusal);
+        }
+      }
+      // --- operator judge: end ---
     }
     return parameters;
   }

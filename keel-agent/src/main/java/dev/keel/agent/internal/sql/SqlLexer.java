@@ -23,12 +23,21 @@ public interface SqlLexer {
    */
   List<SqlToken> lex(String sql);
 
+  /**
+   * Returns {@code name} quoted the way the canonical text writes a quoted name: {@code "..."}
+   * unless the engine reads that form as something else too (SQLite: a string).
+   */
+  default String quoteIdentifier(String name) {
+    return "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
   /** Returns the lexer of a dialect; {@code fold} is how the engine folds unquoted names. */
   static SqlLexer of(Dialect dialect, Identifiers.Fold fold) {
     return switch (dialect) {
       case POSTGRESQL -> new PostgresLexer();
       case H2 -> new H2Lexer(fold);
       case MYSQL -> new MySqlLexer();
+      case SQLITE -> new SqliteLexer();
       case OTHER -> new PlainLexer(fold);
     };
   }

@@ -1,6 +1,8 @@
 package dev.keel.agent.internal.tools;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.analysis.JsonPlan;
 import dev.keel.agent.internal.db.VisibleSchema;
 import dev.keel.agent.internal.run.Admission;
 import dev.keel.mcp.core.schema.CallToolResult;
@@ -29,19 +31,22 @@ public final class QueryTools {
     this.core = core;
   }
 
-  /** Registers the tools on {@code server}. */
-  public static void register(McpServer.Builder server, AgentCore core, ToolOptions options) {
-    QueryTools t = new QueryTools(core);
+  /** Registers the tools on {@code server}; each call runs on the source it names. */
+  public static void register(McpServer.Builder server, Sources sources, ToolOptions options) {
+    AgentCore core = sources.all().get(0);
     int maxRows = core.limits().maxRows();
     server.tool(ReadTools.tool("query", "Run one read-only SQL query (SELECT, WITH ... "
         + "SELECT, VALUES, TABLE) with ? placeholders bound to params. Results stop at "
         + maxRows + " rows or " + core.limits().maxResultBytes() / 1024 + " KiB; a cut result "
         + "has truncated=true and says why. Writes, DDL, several statements, SELECT INTO, "
         + "locking clauses and state-changing functions are refused.",
-        Schemas.query(maxRows), Schemas.OUT_ROWS), options, Guarded.of(t::query));
+        Schemas.query(maxRows), Schemas.OUT_ROWS), options,
+            Guarded.of("query", sources,
+                (c, ctx, args) -> new QueryTools(c).query(ctx, args)));
     server.tool(ReadTools.tool("explain", "Show the database's plan for a read-only query "
-        + "without running it.", Schemas.EXPLAIN, Schemas.OUT_EXPLAIN), options,
-        Guarded.of(t::explain));
+        + "without running it (on PostgreSQL as the JSON of EXPLAIN (FORMAT JSON), with the "
+        + "estimated total cost and rows).", Schemas.EXPLAIN, Schemas.OUT_EXPLAIN), options,
+        Guarded.of("explain", sources, (c, ctx, args) -> new QueryTools(c).explain(ctx, args)));
   }
 
   private CallToolResult query(RequestContext ctx, ObjectNode args) {
@@ -58,6 +63,11 @@ public final class QueryTools {
   }
 
   private CallToolResult explain(RequestContext ctx, ObjectNode args) {
+    // --- PostgreSQL: the plan as JSON (internal/analysis/JsonPlan) ---
+    if (JsonPlan.applies(core)) {
+      return CallToolResult.structured(JsonPlan.explain(core, core.visible(ctx),
+          ctx, args.path("sql").asString(""), params(args)));
+    }
     ObjectNode plan;
     try (Admission admission = core.runner().admit(ctx)) {
       VisibleSchema visible = core.visible(ctx);
@@ -74,6 +84,7 @@ public final class QueryTools {
       }
     }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("format", "text");
     out.put("plan", text.toString().stripTrailing());
     out.put("truncated", plan.path("truncated").asBoolean(false));
     return CallToolResult.structured(out);

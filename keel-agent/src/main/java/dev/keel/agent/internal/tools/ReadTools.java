@@ -1,6 +1,7 @@
 package dev.keel.agent.internal.tools;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
@@ -32,30 +33,39 @@ public final class ReadTools {
     this.core = core;
   }
 
-  /** Registers the tools on {@code server}; returns them for prompts and resources. */
-  public static ReadTools register(McpServer.Builder server, AgentCore core,
-      ToolOptions options) {
-    ReadTools t = new ReadTools(core);
+  /** Returns the tools of one source (for prompts and resources). */
+  public static ReadTools of(AgentCore core) {
+    return new ReadTools(core);
+  }
+
+  /** Registers the tools on {@code server}; each call runs on the source it names. */
+  public static void register(McpServer.Builder server, Sources sources, ToolOptions options) {
     server.tool(tool("list_tables", "List the tables and views you can query, with their "
         + "descriptions and column counts.", Schemas.NO_ARGS, Schemas.OUT_TABLES), options,
-        Guarded.of(t::listTables));
+        Guarded.of("list_tables", sources, (core, ctx, args) -> of(core).listTables(ctx, args)));
     server.tool(tool("describe_table", "Describe a table: columns with types, primary key, "
         + "foreign keys, indexes and an estimate of its rows.", Schemas.TABLE_ONLY,
-        Schemas.OUT_DESCRIBE), options, Guarded.of(t::describe));
+        Schemas.OUT_DESCRIBE), options,
+            Guarded.of("describe_table", sources,
+                (core, ctx, args) -> of(core).describe(ctx, args)));
     server.tool(tool("sample_rows", "Show a few rows of a table (in primary key order), "
         + "optionally only some columns or rows matching filters.", Schemas.SAMPLE,
-        Schemas.OUT_ROWS), options, Guarded.of(t::sample));
+        Schemas.OUT_ROWS), options,
+            Guarded.of("sample_rows", sources,
+                (core, ctx, args) -> of(core).sample(ctx, args)));
     server.tool(tool("count_rows", "Count the rows of a table, optionally only those "
         + "matching filters.", Schemas.COUNT, Schemas.OUT_COUNT), options,
-        Guarded.of(t::count));
+        Guarded.of("count_rows", sources, (core, ctx, args) -> of(core).count(ctx, args)));
     server.tool(tool("top_values", "The most frequent values of a column with their counts "
         + "(a GROUP BY count), optionally over rows matching filters.", Schemas.TOP_VALUES,
-        Schemas.OUT_TOP), options, Guarded.of(t::topValues));
-    return t;
+        Schemas.OUT_TOP), options,
+            Guarded.of("top_values", sources,
+                (core, ctx, args) -> of(core).topValues(ctx, args)));
   }
 
   static Tool tool(String name, String description, String input, String output) {
-    return Tool.builder(name).description(description).inputSchema(input).outputSchema(output)
+    return Tool.builder(name).description(description).inputSchema(Schemas.withSource(input))
+        .outputSchema(output)
         .annotations(ToolAnnotations.readOnly()).build();
   }
 
@@ -94,7 +104,7 @@ public final class ReadTools {
     String orderBy = order.isEmpty() || !table.columnNames().containsAll(order) ? ""
         : " ORDER BY " + order.stream().map(ids::quote).collect(Collectors.joining(", "));
     String sql = "SELECT " + columns.stream().map(c -> ids.quote(c.name()))
-        .collect(Collectors.joining(", ")) + " FROM " + core.db().qualified(table.name())
+        .collect(Collectors.joining(", ")) + " FROM " + core.relation(table)
         + where + orderBy;
     return core.runner().read(ctx, sql, params, Math.max(1, Math.min(limit, 100)));
   }
@@ -122,7 +132,7 @@ public final class ReadTools {
   /** Counts the rows of a table that match {@code filters}. */
   public long countRows(RequestContext ctx, TableInfo table, JsonNode filters) {
     List<JsonNode> params = new ArrayList<>();
-    String sql = "SELECT COUNT(*) FROM " + core.db().qualified(table.name())
+    String sql = "SELECT COUNT(*) FROM " + core.relation(table)
         + Filters.where(core, table, filters, params);
     ObjectNode result = core.runner().read(ctx, sql, params, 1);
     return result.get("rows").get(0).get(0).asLong();
@@ -143,7 +153,7 @@ public final class ReadTools {
     String name = ids.quote(column.name());
     List<JsonNode> params = new ArrayList<>();
     String where = Filters.where(core, table, filters, params);
-    String from = " FROM " + core.db().qualified(table.name()) + where;
+    String from = " FROM " + core.relation(table) + where;
     ObjectNode totals = core.runner().read(ctx, "SELECT COUNT(*), COUNT(DISTINCT " + name + ")"
         + from, params, 1);
     ObjectNode top = core.runner().read(ctx, "SELECT " + name + ", COUNT(*)" + from

@@ -5,6 +5,25 @@ final class Schemas {
 
   private Schemas() {}
 
+  /**
+   * The {@code source} argument every tool takes. Not an enum: the tool list is the same for
+   * every caller, and would name sources some of them may not use.
+   */
+  static final String SOURCE = "\"source\":{\"type\":\"string\",\"description\":\"the "
+      + "database to use, by name (list_sources shows yours); your first one when absent\"}";
+
+  /** Returns an object schema with the {@code source} argument added to its properties. */
+  static String withSource(String schema) {
+    String marker = "\"properties\":{";
+    int at = schema.indexOf(marker);
+    if (at < 0) {
+      throw new IllegalArgumentException("not an object schema with properties: " + schema);
+    }
+    int end = at + marker.length();
+    boolean empty = schema.charAt(end) == '}';
+    return schema.substring(0, end) + SOURCE + (empty ? "" : ",") + schema.substring(end);
+  }
+
   static final String FILTERS = "{\"type\":\"array\",\"maxItems\":20,"
       + "\"description\":\"Conditions that must all hold, e.g. "
       + "[{\\\"column\\\":\\\"country\\\",\\\"op\\\":\\\"=\\\",\\\"value\\\":\\\"DE\\\"}]\","
@@ -114,7 +133,11 @@ final class Schemas {
       + "\"required\":[\"table\",\"column\",\"rows\",\"distinct\",\"values\"]}";
 
   static final String OUT_EXPLAIN = "{\"type\":\"object\",\"properties\":{"
-      + "\"plan\":{\"type\":\"string\"},\"truncated\":{\"type\":\"boolean\"}},"
+      + "\"format\":{\"type\":\"string\",\"enum\":[\"json\",\"text\"]},"
+      + "\"plan\":{\"type\":[\"string\",\"array\"],\"description\":\"the JSON plan "
+      + "(PostgreSQL) or the plan's lines\"},"
+      + "\"totalCost\":{\"type\":\"number\"},\"estimatedRows\":{\"type\":\"number\"},"
+      + "\"truncated\":{\"type\":\"boolean\"}},"
       + "\"required\":[\"plan\",\"truncated\"]}";
 
   static final String OUT_WRITE = "{\"type\":\"object\",\"properties\":{"

@@ -1,6 +1,8 @@
 package dev.keel.agent.internal.tools;
 
 import dev.keel.agent.internal.AgentCore;
+import dev.keel.agent.internal.Sources;
+import dev.keel.agent.internal.run.QueryFailedException;
 import dev.keel.agent.internal.db.ColumnInfo;
 import dev.keel.agent.internal.db.TableInfo;
 import dev.keel.agent.internal.db.VisibleSchema;
@@ -35,21 +37,33 @@ public final class WriteTools {
     this.core = core;
   }
 
-  /** Registers the tools on {@code server}. */
-  public static void register(McpServer.Builder server, AgentCore core, ToolOptions options,
-      ReadTools reads) {
-    WriteTools t = new WriteTools(core);
+  /**
+   * Registers the tools on {@code server}; each call runs on the source it names, which must be
+   * one whose writes the operator allowed.
+   */
+  public static void register(McpServer.Builder server, Sources sources, ToolOptions options) {
+    AgentCore core = sources.all().stream().filter(c -> c.db().writes() != null).findFirst()
+        .orElse(sources.all().get(0));
     server.tool(Tool.builder("insert_row").description("Insert one row into a table. A person "
             + "must approve each insert; clients that cannot ask (no elicitation) are refused.")
-        .inputSchema(Schemas.INSERT).outputSchema(Schemas.OUT_WRITE)
+        .inputSchema(Schemas.withSource(Schemas.INSERT)).outputSchema(Schemas.OUT_WRITE)
         .annotations(new ToolAnnotations(null, false, false, false, false)).build(),
-        options, Guarded.of(t::insert));
+        options, Guarded.of("insert_row", sources, (c, ctx, args) -> writer(c).insert(ctx, args)));
     server.tool(Tool.builder("update_rows").description("Change columns of the rows matching "
             + "filters (at most " + core.limits().maxRowsPerUpdate() + " rows). A person must "
             + "approve each update; clients that cannot ask (no elicitation) are refused.")
-        .inputSchema(Schemas.UPDATE).outputSchema(Schemas.OUT_WRITE)
+        .inputSchema(Schemas.withSource(Schemas.UPDATE)).outputSchema(Schemas.OUT_WRITE)
         .annotations(new ToolAnnotations(null, false, true, false, false)).build(),
-        options, Guarded.of((ctx, args) -> t.update(ctx, args, reads)));
+        options, Guarded.of("update_rows", sources,
+            (c, ctx, args) -> writer(c).update(ctx, args, ReadTools.of(c))));
+  }
+
+  private static WriteTools writer(AgentCore core) {
+    if (core.db().writes() == null) {
+      throw new QueryFailedException("Writes are not allowed on source " + core.name()
+          + "; nothing was written");
+    }
+    return new WriteTools(core);
   }
 
   private CallToolResult insert(RequestContext ctx, ObjectNode args) {
@@ -64,6 +78,12 @@ public final class WriteTools {
       names.add(ids.quote(column.name()));
       params.add(e.getValue());
       shown.set(column.name(), e.getValue());
+    }
+    if (table.rowFilter() != null) {
+      // the new row might be one the principal may not see; nothing proves otherwise before it
+      // is written
+      return CallToolResult.error("Inserting into " + table.name() + " is not allowed for you "
+          + "(you see only some of its rows); nothing was written");
     }
     CallToolResult refused = approve(ctx, "Insert into " + table.name() + " the row "
         + McpJson.standard().write(shown) + "?");
@@ -108,8 +128,11 @@ public final class WriteTools {
     if (refused != null) {
       return refused;
     }
+    // only rows the principal sees: the count above read them through the same rule
+    String rows = table.rowFilter() == null ? "" : (where.isEmpty() ? " WHERE " : " AND ")
+        + table.rowFilter();
     String sql = "UPDATE " + core.db().qualified(table.name()) + " SET "
-        + String.join(", ", sets) + where;
+        + String.join(", ", sets) + where + rows;
     int changed = core.runner().write(ctx, sql, params, (int) matching);
     return written(table, changed);
   }
