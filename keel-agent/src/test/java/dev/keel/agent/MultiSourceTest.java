@@ -11,15 +11,15 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One agent serving three sources (the third engine, SQLite, is still to be merged: until then
- * a second embedded sample). {@code alice} may use two of them; the
- * third does not exist for her: every tool, resource, prompt and completion that names it
+ * One agent serving three sources on three engines: the embedded H2 sample, the test
+ * PostgreSQL and a SQLite file. {@code alice} may use the first two; the third (SQLite) does
+ * not exist for her: every tool, resource, prompt and completion that names it
  * answers exactly as for a source that does not exist, and nothing she can list names it.
  */
 class MultiSourceTest {
 
   static AgentServer server;
-  static final String HIDDEN = MultiSourceSupport.THIRD;
+  static final String HIDDEN = "files";
 
   @BeforeAll
   static void start() {
@@ -30,7 +30,8 @@ class MultiSourceTest {
         .source(DatabaseSource.sample("shop").withAccess(shared))
         .source(DatabaseSource.of("warehouse", pg.database("keel_sources"),
             TestPostgres.AGENT_USER, TestPostgres.AGENT_PASSWORD).withAccess(shared))
-        .source(MultiSourceSupport.third().withAccess(adminOnly))
+        .source(DatabaseSource.of(HIDDEN, TestSqlite.create().url(), null, null)
+            .withAccess(adminOnly))
         .tool(new CuratedTool("hidden_orders", "Orders of the third source", HIDDEN,
             "SELECT count(*) FROM orders", List.of()))
         .build();
@@ -50,7 +51,12 @@ class MultiSourceTest {
     AgentClient admin = server.client("admin-secret").initialize();
     JsonNode sources = AgentClient.structured(admin.call("list_sources", "{}")).get("sources");
     assertThat(sources.size()).isEqualTo(3);
-    assertThat(sources.toString()).contains("PostgreSQL").contains("H2");
+    List<String> engines = new ArrayList<>();
+    for (JsonNode source : sources) {
+      engines.add(source.get("name").asString() + ":" + source.get("database").asString()
+          .split(" ")[0]);
+    }
+    assertThat(engines).containsExactly("shop:H2", "warehouse:PostgreSQL", HIDDEN + ":SQLite");
     for (String source : List.of("shop", "warehouse", HIDDEN)) {
       JsonNode counted = AgentClient.structured(admin.call("count_rows",
           "{\"source\":\"" + source + "\",\"table\":\"orders\"}"));
