@@ -153,4 +153,60 @@ class AgentConfigTest {
         .contains("\"outcome\":\"failed\""));
     assertThat(String.join("\n", lines)).doesNotContain("@example").doesNotContain("s3cret");
   }
+
+  @Test
+  void theExamplesOfTheReadmeAndTheGuideAreValidConfigurations() throws Exception {
+    Map<String, Integer> sourcesByFile = Map.of("README.md", 3, "docs/agent.md", 3);
+    for (Map.Entry<String, Integer> file : sourcesByFile.entrySet()) {
+      String text = Files.readString(Path.of("..").resolve(file.getKey()));
+      java.util.regex.Matcher blocks = java.util.regex.Pattern.compile("```json\\n(.*?)```",
+          java.util.regex.Pattern.DOTALL).matcher(text);
+      int configurations = 0;
+      while (blocks.find()) {
+        String json = blocks.group(1);
+        if (!json.contains("\"sources\"") || !AgentConfig.isConfiguration(json)) {
+          continue;
+        }
+        configurations++;
+        AgentConfig config = AgentConfig.parse(json, variable -> "from-" + variable);
+        assertThat(config.sources()).as(file.getKey()).hasSize(file.getValue());
+        assertThat(config.tools()).as(file.getKey()).isNotEmpty();
+        assertThat(config.sources().stream().map(DatabaseSource::jdbcUrl).toList())
+            .as(file.getKey()).anyMatch(u -> u.startsWith("jdbc:postgresql:"))
+            .anyMatch(u -> u.startsWith("jdbc:mariadb:"))
+            .anyMatch(u -> u.startsWith("jdbc:sqlite:"));
+      }
+      assertThat(configurations).as(file.getKey() + " shows a configuration of sources")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void quotasOfTheFileApplyPerSourceOverTheTopLevel() {
+    AgentConfig config = parse("""
+        {"limits": {"queriesPerMinute": 100},
+         "sources": {
+           "tight": {"sample": true, "limits": {"queriesPerMinute": 2},
+                     "access": {"principals": {"alice": {"tables": "*"}}}},
+           "loose": {"sample": true, "access": {"principals": {"alice": {"tables": "*"}}}}}}
+        """);
+    try (AgentServer server = new AgentServer("h2", DatabaseAgent.builder().config(config)
+        .build(), Map.of("alice-token", "alice"))) {
+      AgentClient alice = server.client("alice-token").initialize();
+      for (int i = 0; i < 2; i++) {
+        assertThat(AgentClient.structured(alice.call("count_rows",
+            "{\"source\":\"tight\",\"table\":\"regions\"}")).get("count").asLong())
+            .isPositive();
+      }
+      assertThat(AgentClient.error(alice.call("count_rows",
+          "{\"source\":\"tight\",\"table\":\"regions\"}")))
+          .startsWith("Refused: Quota reached: you may run 2 statements a minute");
+      assertThat(AgentClient.structured(alice.call("count_rows",
+          "{\"source\":\"loose\",\"table\":\"regions\"}")).get("count").asLong())
+          .isPositive();
+    }
+    assertThatThrownBy(() -> parse("{\"sources\":{\"a\":{\"sample\":true,\"limits\":"
+        + "{\"queriesPerMinut\":2}}}}")).hasMessageContaining("queriesPerMinut")
+        .hasMessageContaining("did you mean queriesPerMinute");
+  }
 }
