@@ -43,16 +43,19 @@ import tools.jackson.databind.JsonNode;
  *       "parameters": [{"name": "status", "type": "string", "description": "e.g. shipped"}]
  *     }
  *   },
- *   "audit": {"file": "/var/log/keel/audit.jsonl"}
+ *   "audit": {"file": "/var/log/keel/audit.jsonl",
+ *             "table": {"jdbcUrl": "jdbc:postgresql://127.0.0.1:5432/ops", "user": "keel_audit",
+ *                       "passwordEnv": "AUDIT_PASSWORD", "name": "keel_audit"}}
  * }
  * }</pre>
  *
  * @param sources the databases, in the file's order
  * @param tools the curated tools
- * @param auditFile where the audit trail goes, or null for none
+ * @param auditFile the file the audit trail goes to, or null for none
+ * @param auditTable the table the audit trail goes to, or null for none
  */
 public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
-    Path auditFile) {
+    Path auditFile, AuditTable auditTable) {
 
   private static final Set<String> ROOT = Set.of("sources", "tools", "audit", "limits");
   private static final Set<String> SOURCE = Set.of("jdbcUrl", "sample", "user", "passwordEnv",
@@ -64,7 +67,9 @@ public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
   private static final Set<String> TOOL = Set.of("source", "description", "sql", "parameters");
   private static final Set<String> PARAMETER = Set.of("name", "type", "description", "required",
       "default", "claim");
-  private static final Set<String> AUDIT = Set.of("file");
+  private static final Set<String> AUDIT = Set.of("file", "table");
+  private static final Set<String> AUDIT_TABLE = Set.of("jdbcUrl", "user", "passwordEnv",
+      "name");
 
   /** Copies the lists. */
   public AgentConfig {
@@ -146,13 +151,31 @@ public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
       }
     }
     Path audit = null;
+    AuditTable table = null;
     JsonNode auditNode = root.get("audit");
     if (auditNode != null) {
       object(auditNode, "audit");
       known(auditNode, AUDIT, "audit.");
-      audit = Path.of(string(auditNode, "file", "audit.file", true));
+      if (!auditNode.has("file") && !auditNode.has("table")) {
+        throw new IllegalArgumentException("audit needs a file, a table or both");
+      }
+      String file = string(auditNode, "file", "audit.file", false);
+      audit = file == null ? null : Path.of(file);
+      JsonNode tableNode = auditNode.get("table");
+      if (tableNode != null) {
+        object(tableNode, "audit.table");
+        known(tableNode, AUDIT_TABLE, "audit.table.");
+        try {
+          table = new AuditTable(string(tableNode, "jdbcUrl", "audit.table.jdbcUrl", true),
+              string(tableNode, "user", "audit.table.user", false),
+              password(tableNode, "audit.table", env),
+              string(tableNode, "name", "audit.table.name", false));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("audit.table: " + e.getMessage(), e);
+        }
+      }
     }
-    return new AgentConfig(sources, tools, audit);
+    return new AgentConfig(sources, tools, audit, table);
   }
 
   private static DatabaseSource source(String name, JsonNode node, AgentLimits base,
@@ -165,15 +188,7 @@ public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
     if (sample && url != null) {
       throw new IllegalArgumentException(at + ": \"sample\" and \"jdbcUrl\" exclude each other");
     }
-    String password = null;
-    String variable = string(node, "passwordEnv", at + ".passwordEnv", false);
-    if (variable != null) {
-      password = env.apply(variable);
-      if (password == null) {
-        throw new IllegalArgumentException(at + ".passwordEnv: the environment variable "
-            + variable + " is not set");
-      }
-    }
+    String password = password(node, at, env);
     AccessPolicy access = node.has("access")
         ? AccessPolicy.fromJson(node.get("access"), at + ".access") : AccessPolicy.allowAll();
     try {
@@ -300,6 +315,20 @@ public record AgentConfig(List<DatabaseSource> sources, List<CuratedTool> tools,
             + "; known here: " + String.join(", ", new java.util.TreeSet<>(keys)));
       }
     }
+  }
+
+  /** The password named by {@code passwordEnv}, from the environment; null without one. */
+  private static String password(JsonNode node, String at, Function<String, String> env) {
+    String variable = string(node, "passwordEnv", at + ".passwordEnv", false);
+    if (variable == null) {
+      return null;
+    }
+    String password = env.apply(variable);
+    if (password == null) {
+      throw new IllegalArgumentException(at + ".passwordEnv: the environment variable "
+          + variable + " is not set");
+    }
+    return password;
   }
 
   private static String string(JsonNode node, String key, String at, boolean required) {

@@ -125,6 +125,7 @@ public final class DatabaseAgent implements AutoCloseable {
     private final List<DatabaseSource> sources = new ArrayList<>();
     private final List<CuratedTool> curated = new ArrayList<>();
     private java.nio.file.Path auditFile;
+    private AuditTable auditTable;
     private Consumer<McpServer.Builder> customizer = b -> { };
 
     private Builder() {}
@@ -194,13 +195,25 @@ public final class DatabaseAgent implements AutoCloseable {
       return this;
     }
 
-    /** Takes the sources, curated tools and audit file of a configuration file. */
+    /** Takes the sources, curated tools, audit file and audit table of a configuration file. */
     public Builder config(AgentConfig value) {
       value.sources().forEach(this::source);
       value.tools().forEach(this::tool);
       if (value.auditFile() != null) {
         auditFile(value.auditFile());
       }
+      if (value.auditTable() != null) {
+        auditTable(value.auditTable());
+      }
+      return this;
+    }
+
+    /**
+     * Writes every decision to this table too (or instead of a file), through a connection of
+     * its own; the table is created when missing. See {@link AuditTable}.
+     */
+    public Builder auditTable(AuditTable value) {
+      this.auditTable = Objects.requireNonNull(value, "auditTable");
       return this;
     }
 
@@ -231,7 +244,7 @@ public final class DatabaseAgent implements AutoCloseable {
               limits, allowWrites))
           : List.copyOf(sources);
       Map<String, AgentCore> cores = new LinkedHashMap<>();
-      AuditTrail audit = auditFile == null ? AuditTrail.off() : AuditTrail.toFile(auditFile);
+      AuditTrail audit = AuditTrail.of(auditFile, auditTable);
       try {
         for (DatabaseSource source : wanted) {
           Database db = source.jdbcUrl() == null

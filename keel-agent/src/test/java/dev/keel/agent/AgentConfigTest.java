@@ -209,4 +209,22 @@ class AgentConfigTest {
         + "{\"queriesPerMinut\":2}}}}")).hasMessageContaining("queriesPerMinut")
         .hasMessageContaining("did you mean queriesPerMinute");
   }
+
+  @Test
+  void theAuditTableTakesItsPasswordFromTheEnvironmentAndIsReadStrictly() {
+    AgentConfig config = parse("{\"sources\":{\"a\":{\"sample\":true}},\"audit\":{\"table\":"
+        + "{\"jdbcUrl\":\"jdbc:postgresql://127.0.0.1/ops\",\"user\":\"keel_audit\","
+        + "\"passwordEnv\":\"SHOP_PASSWORD\",\"name\":\"ops.agent_audit\"}}}");
+    assertThat(config.auditFile()).isNull();
+    assertThat(config.auditTable()).isEqualTo(new AuditTable("jdbc:postgresql://127.0.0.1/ops",
+        "keel_audit", "s3cret", "ops.agent_audit"));
+    assertThatThrownBy(() -> parse("{\"sources\":{\"a\":{\"sample\":true}},\"audit\":"
+        + "{\"table\":{\"jdbcUrl\":\"jdbc:sqlite:/tmp/a.db\",\"nam\":\"t\"}}}"))
+        .hasMessageContaining("audit.table.nam").hasMessageContaining("did you mean name");
+    assertThatThrownBy(() -> parse("{\"sources\":{\"a\":{\"sample\":true}},\"audit\":{}}"))
+        .hasMessageContaining("audit needs a file, a table or both");
+    assertThatThrownBy(() -> parse("{\"sources\":{\"a\":{\"sample\":true}},\"audit\":"
+        + "{\"table\":{\"jdbcUrl\":\"jdbc:sqlite:/tmp/a.db\",\"name\":\"a b\"}}}"))
+        .hasMessageContaining("audit.table: the audit table's name must be");
+  }
 }

@@ -134,4 +134,30 @@ class WritesTest {
           "{\"table\":\"regions\",\"values\":{\"id\":7}}")).toString()).contains("error");
     }
   }
+
+  @Test
+  void approvedAndDeclinedWritesAreOnRecordWithoutTheirValues(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path audit = dir.resolve("audit.jsonl");
+    try (AgentServer server = new AgentServer("h2", DatabaseAgent.builder()
+        .access(AgentServer.policy()).allowWrites(true).auditFile(audit).build(),
+        AgentServer.KEYS)) {
+      AgentClient admin = server.client(AgentServer.ADMIN).initialize(ELICITATION);
+      String insert = "{\"table\":\"regions\",\"values\":{\"id\":101,\"name\":\"Zealandia\"}}";
+      admin.callAnswering("insert_row", insert, e -> DECLINE);
+      admin.callAnswering("insert_row", insert, e -> APPROVE);
+      admin.callAnswering("update_rows", "{\"table\":\"regions\",\"set\":{\"name\":"
+          + "\"Zealandia II\"},\"filters\":[{\"column\":\"id\",\"op\":\"=\",\"value\":101}]}",
+          e -> APPROVE);
+    }
+    java.util.List<JsonNode> lines = new java.util.ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(audit)) {
+      lines.add(dev.keel.mcp.core.McpJson.standard().parse(line));
+    }
+    assertThat(lines).extracting(l -> l.get("tool").asString() + ":"
+        + l.get("outcome").asString()).containsExactly("insert_row:write declined",
+            "insert_row:write approved", "update_rows:write approved");
+    assertThat(lines.get(1).get("rows").asLong()).isEqualTo(1);
+    assertThat(lines.toString()).doesNotContain("Zealandia");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.keel.agent.internal.audit;
 
+import dev.keel.agent.AuditTable;
 import dev.keel.mcp.core.McpJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,20 +29,23 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Lines are appended and flushed one at a time under a lock, so a line is never torn and a
  * crash loses at most the line being written. A file that cannot be written is logged once
  * and the agent goes on serving: refusing every call because the disk is full would turn an
- * audit problem into an outage, and the log says so loudly.
+ * audit problem into an outage, and the log says so loudly. A table ({@link AuditTable}) gets
+ * the same entries, written off the callers' threads by {@link AuditTableSink}.
  */
 public final class AuditTrail implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
-  private static final AuditTrail OFF = new AuditTrail(null, null);
+  private static final AuditTrail OFF = new AuditTrail(null, null, null);
 
   private final Path file;
   private final Writer out;
+  private final AuditTableSink table;
   private boolean failed;
 
-  private AuditTrail(Path file, Writer out) {
+  private AuditTrail(Path file, Writer out, AuditTableSink table) {
     this.file = file;
     this.out = out;
+    this.table = table;
   }
 
   /** Returns a trail that records nothing. */
@@ -55,36 +59,73 @@ public final class AuditTrail implements AutoCloseable {
    * @throws UncheckedIOException naming the file when it cannot be opened
    */
   public static AuditTrail toFile(Path file) {
-    try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
+    return of(file, null);
+  }
+
+  /**
+   * Returns a trail appending to {@code file} (created when missing) and writing to
+   * {@code table}; either may be null.
+   *
+   * @throws UncheckedIOException naming the file when it cannot be opened
+   * @throws IllegalStateException naming the table when it cannot be used
+   */
+  public static AuditTrail of(Path file, AuditTable table) {
+    if (file == null && table == null) {
+      return OFF;
+    }
+    Writer out = null;
+    if (file != null) {
+      try {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+        out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot open the audit file " + file, e);
       }
-      return new AuditTrail(file, Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot open the audit file " + file, e);
+    }
+    try {
+      return new AuditTrail(file, out, table == null ? null : AuditTableSink.start(table));
+    } catch (RuntimeException e) {
+      if (out != null) {
+        try {
+          out.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
     }
   }
 
   /** Returns true when this trail writes somewhere. */
   public boolean enabled() {
-    return out != null;
+    return out != null || table != null;
   }
 
   /** Writes one decision. */
   public void record(AuditEntry entry) {
+    if (!enabled()) {
+      return;
+    }
+    Instant now = Instant.now();
+    String digest = entry.statement() == null ? null : digest(entry.statement());
+    if (table != null) {
+      table.offer(new AuditTableSink.Row(now, entry, digest));
+    }
     if (out == null) {
       return;
     }
     ObjectNode line = JsonNodeFactory.instance.objectNode();
-    line.put("time", Instant.now().toString());
+    line.put("time", now.toString());
     line.put("principal", entry.principal());
     line.put("fingerprint", entry.fingerprint());
     line.put("source", entry.source());
     line.put("tool", entry.tool());
     if (entry.statement() != null) {
-      line.put("digest", digest(entry.statement()));
+      line.put("digest", digest);
       line.put("statement", entry.statement());
     }
     line.put("outcome", entry.outcome().word());
@@ -123,6 +164,9 @@ public final class AuditTrail implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (table != null) {
+      table.close();
+    }
     if (out == null) {
       return;
     }

@@ -56,6 +56,20 @@ interface Guarded {
    */
   static ToolHandler of(String tool, Picker picker,
       java.util.function.Function<ObjectNode, String> shown, Guarded body) {
+    return handler(tool, picker, shown, false, body);
+  }
+
+  /**
+   * Returns the handler of write tool {@code tool}: a failed call is audited as a declined
+   * write (the person said no, or could not be asked), a successful one as an approved write.
+   */
+  static ToolHandler write(String tool, Sources sources, Guarded body) {
+    return handler(tool, (ctx, args) -> sources.pick(ctx, args), args -> statement(tool, args),
+        true, body);
+  }
+
+  private static ToolHandler handler(String tool, Picker picker,
+      java.util.function.Function<ObjectNode, String> shown, boolean writes, Guarded body) {
     return (ctx, args) -> {
       long started = System.nanoTime();
       AgentCore core;
@@ -70,14 +84,14 @@ interface Guarded {
         if (result.failed()) {
           String reason = result.content().isEmpty()
               || !(result.content().get(0) instanceof TextContent text) ? null : text.text();
-          audit(core, ctx, tool, statement, tool.endsWith("_row") || tool.endsWith("_rows")
-              ? Outcome.WRITE_DECLINED : Outcome.REFUSED, reason, started, -1);
+          audit(core, ctx, tool, statement, writes ? Outcome.WRITE_DECLINED : Outcome.REFUSED,
+              reason, started, -1);
           return result;
         }
         JsonNode out = result.structuredContent();
         boolean cut = out != null && out.path("truncated").asBoolean(false);
-        Outcome outcome = tool.equals("insert_row") || tool.equals("update_rows")
-            ? Outcome.WRITE_APPROVED : cut ? Outcome.TRUNCATED : Outcome.RAN;
+        Outcome outcome = writes ? Outcome.WRITE_APPROVED
+            : cut ? Outcome.TRUNCATED : Outcome.RAN;
         audit(core, ctx, tool, statement, outcome, cut ? out.path("truncation").asString(null)
             : null, started, rows(out));
         return Untrusted.mark(result);

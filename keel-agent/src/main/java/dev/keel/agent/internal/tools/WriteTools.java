@@ -48,13 +48,13 @@ public final class WriteTools {
             + "must approve each insert; clients that cannot ask (no elicitation) are refused.")
         .inputSchema(Schemas.withSource(Schemas.INSERT)).outputSchema(Schemas.OUT_WRITE)
         .annotations(new ToolAnnotations(null, false, false, false, false)).build(),
-        options, Guarded.of("insert_row", sources, (c, ctx, args) -> writer(c).insert(ctx, args)));
+        options, Guarded.write("insert_row", sources, (c, ctx, args) -> writer(c).insert(ctx, args)));
     server.tool(Tool.builder("update_rows").description("Change columns of the rows matching "
             + "filters (at most " + core.limits().maxRowsPerUpdate() + " rows). A person must "
             + "approve each update; clients that cannot ask (no elicitation) are refused.")
         .inputSchema(Schemas.withSource(Schemas.UPDATE)).outputSchema(Schemas.OUT_WRITE)
         .annotations(new ToolAnnotations(null, false, true, false, false)).build(),
-        options, Guarded.of("update_rows", sources,
+        options, Guarded.write("update_rows", sources,
             (c, ctx, args) -> writer(c).update(ctx, args, ReadTools.of(c))));
   }
 
