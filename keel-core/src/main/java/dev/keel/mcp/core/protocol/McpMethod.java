@@ -12,35 +12,58 @@ import java.util.Optional;
  */
 public enum McpMethod {
   // client to server
+  /** {@code initialize}: opens a legacy session and agrees on its version. */
   INITIALIZE("initialize", Sender.CLIENT, true, false, false, null, false, false),
+  /** {@code ping}: checks that the peer answers; either side may send it. */
   PING("ping", Sender.BOTH, true, false, true, null, false, false),
+  /** {@code server/discover}: asks a stateless server what it is and offers (2026-07-28). */
   SERVER_DISCOVER("server/discover", Sender.CLIENT, false, true, true, null, false, false),
+  /** {@code logging/setLevel}: sets the level of the log notifications a session receives. */
   LOGGING_SET_LEVEL("logging/setLevel", Sender.CLIENT, true, false, true, null, false, false),
+  /** {@code completion/complete}: asks for completions of a prompt argument or a template variable. */
   COMPLETION_COMPLETE("completion/complete", Sender.CLIENT, true, true, true, null, true, false),
+  /** {@code tools/list}: lists the tools. */
   TOOLS_LIST("tools/list", Sender.CLIENT, true, true, true, null, false, false),
+  /** {@code tools/call}: calls a tool. */
   TOOLS_CALL("tools/call", Sender.CLIENT, true, true, false, "name", true, true),
+  /** {@code resources/list}: lists the fixed resources. */
   RESOURCES_LIST("resources/list", Sender.CLIENT, true, true, true, null, false, false),
+  /** {@code resources/templates/list}: lists the resource templates. */
   RESOURCES_TEMPLATES_LIST("resources/templates/list", Sender.CLIENT, true, true, true, null,
       false, false),
+  /** {@code resources/read}: reads a resource. */
   RESOURCES_READ("resources/read", Sender.CLIENT, true, true, true, "uri", true, true),
+  /** {@code resources/subscribe}: subscribes a session to a resource's updates. */
   RESOURCES_SUBSCRIBE("resources/subscribe", Sender.CLIENT, true, false, true, null, false,
       false),
+  /** {@code resources/unsubscribe}: ends a subscription to a resource's updates. */
   RESOURCES_UNSUBSCRIBE("resources/unsubscribe", Sender.CLIENT, true, false, true, null, false,
       false),
+  /** {@code prompts/list}: lists the prompts. */
   PROMPTS_LIST("prompts/list", Sender.CLIENT, true, true, true, null, false, false),
+  /** {@code prompts/get}: renders a prompt with arguments. */
   PROMPTS_GET("prompts/get", Sender.CLIENT, true, true, true, "name", true, true),
+  /** {@code subscriptions/listen}: opens a stream of list and resource changes (2026-07-28). */
   SUBSCRIPTIONS_LISTEN("subscriptions/listen", Sender.CLIENT, false, true, false, null, false,
       false),
+  /** {@code tasks/get}: reads a task's status. */
   TASKS_GET("tasks/get", Sender.CLIENT, true, true, true, "taskId", false, false),
+  /** {@code tasks/result}: waits for and returns a task's result. */
   TASKS_RESULT("tasks/result", Sender.CLIENT, true, false, true, null, false, false),
+  /** {@code tasks/list}: lists the caller's tasks. */
   TASKS_LIST("tasks/list", Sender.CLIENT, true, false, true, null, false, false),
+  /** {@code tasks/cancel}: cancels a task. */
   TASKS_CANCEL("tasks/cancel", Sender.CLIENT, true, true, false, "taskId", false, false),
+  /** {@code tasks/update}: answers a task's input request (2026-07-28). */
   TASKS_UPDATE("tasks/update", Sender.CLIENT, false, true, false, "taskId", false, false),
   // server to client (legacy sessions only)
+  /** {@code sampling/createMessage}: asks the client's model for a message. */
   SAMPLING_CREATE_MESSAGE("sampling/createMessage", Sender.SERVER, true, false, false, null,
       false, false),
+  /** {@code elicitation/create}: asks the client's user for input. */
   ELICITATION_CREATE("elicitation/create", Sender.SERVER, true, false, false, null, false,
       false),
+  /** {@code roots/list}: asks the client for its roots. */
   ROOTS_LIST("roots/list", Sender.SERVER, true, false, true, null, false, false);
 
   /** Who sends a method's requests. */
