@@ -28,9 +28,12 @@ import tools.jackson.databind.node.ObjectNode;
  *     it only where that is allowed)
  * @param meta the request's {@code params._meta}, empty when it has none; read it, never
  *     change it
+ * @param registered true when {@code target} names a tool or prompt this server has; a
+ *     client may send any name, so metrics use a name as a tag only when this is true
  */
 public record InboundRequest(String method, String target, RequestId id, Era era,
-    String protocolVersion, String sessionId, String principal, ObjectNode meta) {
+    String protocolVersion, String sessionId, String principal, ObjectNode meta,
+    boolean registered) {
 
   /** Checks the required parts. */
   public InboundRequest {

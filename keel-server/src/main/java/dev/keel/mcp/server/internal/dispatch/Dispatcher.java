@@ -102,7 +102,7 @@ public final class Dispatcher {
     return observe(edge, request, null);
   }
 
-  private static InboundRequest inbound(Edge edge, JsonRpcRequest request, RequestView view) {
+  private InboundRequest inbound(Edge edge, JsonRpcRequest request, RequestView view) {
     ObjectNode params = request.params();
     ObjectNode meta = params != null && params.get("_meta") instanceof ObjectNode m ? m
         : JsonNodeFactory.instance.objectNode();
@@ -113,8 +113,14 @@ public final class Dispatcher {
     }
     String session = view != null && view.session() != null ? view.session().id()
         : edge.session() == null ? null : edge.session().id();
-    return new InboundRequest(request.method(), targetOf(request), request.id(), edge.era(),
-        version, session, edge.principal().fingerprint(), meta);
+    String target = targetOf(request);
+    boolean registered = target != null && switch (request.method()) {
+      case "tools/call" -> core.registry().tool(target).isPresent();
+      case "prompts/get" -> core.registry().prompt(target).isPresent();
+      default -> false;
+    };
+    return new InboundRequest(request.method(), target, request.id(), edge.era(),
+        version, session, edge.principal().fingerprint(), meta, registered);
   }
 
   /** What a request names: a tool or prompt by name, a resource by URI. */
