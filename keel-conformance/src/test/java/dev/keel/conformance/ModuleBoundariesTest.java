@@ -54,6 +54,8 @@ class ModuleBoundariesTest {
     LIBRARIES.put("keel-http", "dev.keel.mcp.http");
     LIBRARIES.put("keel-client", "dev.keel.mcp.client");
     LIBRARIES.put("keel-test", "dev.keel.mcp.test");
+    LIBRARIES.put("keel-micrometer", "dev.keel.mcp.micrometer");
+    LIBRARIES.put("keel-opentelemetry", "dev.keel.mcp.opentelemetry");
   }
 
   /**
@@ -61,7 +63,7 @@ class ModuleBoundariesTest {
    * transitive} them: a user who requires the Keel module reads them too.
    */
   static final List<String> TRANSITIVE_API = List.of("java.", "javax.", "tools.jackson.",
-      "jakarta.servlet.", "org.junit.jupiter.api.");
+      "jakarta.servlet.", "org.junit.jupiter.api.", "io.micrometer.core.", "io.opentelemetry.");
 
   static final Map<String, Path> LOCATIONS = new LinkedHashMap<>();
 

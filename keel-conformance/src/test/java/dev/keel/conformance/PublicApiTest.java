@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
 
   static final List<String> MODULES = List.of("keel-core", "keel-server", "keel-http",
-      "keel-client", "keel-agent", "keel-redis");
+      "keel-client", "keel-agent", "keel-redis", "keel-micrometer", "keel-opentelemetry");
 
   @Test
   void publicSurfaceIsExactlyTheReviewedList() throws Exception {

@@ -42,10 +42,12 @@ final class Exchanges {
   private final OutboundRequests pending;
   private final AtomicLong progressTokens = new AtomicLong(1);
   private final Map<String, ProgressListener> progress = new ConcurrentHashMap<>();
+  private final CallObserving observing;
 
   Exchanges(ClientTransport transport, ClientState state, McpJson json, HostHandlers host,
-      Implementation clientInfo, int maxPending) {
+      Implementation clientInfo, int maxPending, CallObserving observing) {
     this.transport = transport;
+    this.observing = observing;
     this.state = state;
     this.json = json;
     this.host = host;
@@ -69,16 +71,21 @@ final class Exchanges {
     OutboundRequests.Pending waiting = pending.start();
     ObjectNode sent = params == null ? McpJson.object() : params.deepCopy();
     String token = listener == null ? null : watchProgress(sent, listener);
+    String version = method.equals("initialize") ? null : state.version;
+    CallObserving.Started observed = observing.start(method, sent, waiting.id(), Era.LEGACY,
+        version, transport.sessionId());
     JsonRpcRequest request = new JsonRpcRequest(waiting.id(), method, sent);
     Long callerPin = SessionPins.pinOf(transport);
     long pin = callerPin != null ? callerPin : built;
-    String version = method.equals("initialize") ? null : state.version;
     ClientTransport.Exchange exchange = null;
     try {
       exchange = transport.pinnedToSession(pin, () -> transport.send(request,
           ClientTransport.SendOptions.legacy(version)));
-      return waiting.await(method, timeout, CancellationToken.none());
+      JsonNode result = waiting.await(method, timeout, CancellationToken.none());
+      observed.answered(result);
+      return result;
     } catch (RequestTimeoutException | RequestCancelledException e) {
+      observed.failed(e);
       if (cancellable) {
         cancelAtServer(request, null, false, pin, e instanceof RequestTimeoutException
             ? "timed out" : "cancelled by the client");
@@ -90,6 +97,7 @@ final class Exchanges {
       }
       throw e;
     } catch (RuntimeException e) {
+      observed.failed(e);
       waiting.abandon();
       throw e;
     } finally {
@@ -112,13 +120,18 @@ final class Exchanges {
     ObjectNode sent = params.deepCopy();
     statelessMeta(sent, withTasks);
     String token = listener == null ? null : watchProgress(sent, listener);
+    CallObserving.Started observed = observing.start(method, sent, waiting.id(), Era.MODERN,
+        state.version, null);
     JsonRpcRequest request = new JsonRpcRequest(waiting.id(), method, sent);
     ClientTransport.Exchange exchange = null;
     try {
       exchange = transport.send(request,
           new ClientTransport.SendOptions(true, state.version, schema));
-      return waiting.await(method, timeout, CancellationToken.none());
+      JsonNode result = waiting.await(method, timeout, CancellationToken.none());
+      observed.answered(result);
+      return result;
     } catch (RequestTimeoutException | RequestCancelledException e) {
+      observed.failed(e);
       if (!method.equals("server/discover")) {
         cancelAtServer(request, exchange, true, null, e instanceof RequestTimeoutException
             ? "timed out" : "cancelled by the client");
@@ -127,6 +140,7 @@ final class Exchanges {
       }
       throw e;
     } catch (RuntimeException e) {
+      observed.failed(e);
       waiting.abandon();
       throw e;
     } finally {

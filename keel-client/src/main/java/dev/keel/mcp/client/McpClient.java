@@ -186,6 +186,7 @@ public interface McpClient extends AutoCloseable {
     int maxInputRounds = 10;
     int maxPending = 1024;
     int maxConcurrentHandlers = 8;
+    final List<CallObserver> observers = new java.util.ArrayList<>();
 
     Builder(ClientTransport transport) {
       this.transport = Objects.requireNonNull(transport, "transport");
@@ -237,6 +238,16 @@ public interface McpClient extends AutoCloseable {
     /** Receives the server's notifications that no call waits for. */
     public Builder notifications(NotificationListener listener) {
       this.notifications = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Adds an observer told when each request the client sends starts and ends (metrics,
+     * tracing; it may add {@code _meta} entries such as {@code traceparent}). Several may be
+     * added, and none costs nothing. See {@link CallObserver} for the threads.
+     */
+    public Builder observer(CallObserver value) {
+      observers.add(Objects.requireNonNull(value, "observer"));
       return this;
     }
 

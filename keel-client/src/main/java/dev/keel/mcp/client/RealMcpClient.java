@@ -57,7 +57,8 @@ final class RealMcpClient implements McpClient {
     this.transport = b.transport;
     this.config = b;
     this.host = new HostHandlers(json, b.elicitation, b.sampling, b.roots);
-    this.exchanges = new Exchanges(transport, state, json, host, b.clientInfo, b.maxPending);
+    this.exchanges = new Exchanges(transport, state, json, host, b.clientInfo, b.maxPending,
+        new CallObserving(b.observers));
     this.handshake = new Handshake(transport, state, exchanges, host, json, b);
     this.legacy = new LegacyCalls(transport, state, exchanges, handshake);
     this.stateless = new StatelessCalls(state, exchanges, host, catalog, this::listTools,

@@ -139,6 +139,7 @@ public interface McpServer extends AutoCloseable {
             new dev.keel.mcp.server.internal.dispatch.CacheHint(60_000, "private"),
             "resources/read", new dev.keel.mcp.server.internal.dispatch.CacheHint(0, "private")));
     final List<Registration> registrations = new ArrayList<>();
+    final List<RequestObserver> observers = new ArrayList<>();
 
     Builder() {}
 
@@ -193,6 +194,15 @@ public interface McpServer extends AutoCloseable {
     /** Sets the log level of a session that never called {@code logging/setLevel}. */
     public Builder defaultLogLevel(LoggingLevel value) {
       this.defaultLogLevel = Objects.requireNonNull(value, "defaultLogLevel");
+      return this;
+    }
+
+    /**
+     * Adds an observer told when each request starts and ends (metrics, tracing); several
+     * may be added, and none costs nothing. See {@link RequestObserver} for the threads.
+     */
+    public Builder observer(RequestObserver value) {
+      observers.add(Objects.requireNonNull(value, "observer"));
       return this;
     }
 

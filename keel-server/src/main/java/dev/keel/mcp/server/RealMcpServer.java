@@ -91,7 +91,8 @@ final class RealMcpServer implements McpServer, ServerEngine {
     SessionTable[] table = new SessionTable[1];
     TaskEngine[] tasks = new TaskEngine[1];
     ServerCounters counters = new ServerCounters(() -> table[0] == null ? 0 : table[0].size(),
-        () -> table[0] == null ? 0 : table[0].owners().size());
+        () -> table[0] == null ? 0 : table[0].owners().size(),
+        () -> tasks[0] == null ? 0 : tasks[0].running());
     SessionTable sessions = new SessionTable(
         new SessionTable.Limits(b.maxSessions, b.maxSessionsPerPrincipal, b.sessionIdleTimeout),
         new SessionOwnerRegistry(Math.max(SessionOwnerRegistry.DEFAULT_MAX_ENTRIES,
@@ -136,7 +137,8 @@ final class RealMcpServer implements McpServer, ServerEngine {
         b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
         new RequestStateSealer(requestStateKeys(b), b.requestStateTtl, Clock.systemUTC(), json),
         b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0]);
-    this.dispatcher = new Dispatcher(core);
+    this.dispatcher = new Dispatcher(core,
+        new dev.keel.mcp.server.internal.metrics.Observing(b.observers));
     this.admissions = new Semaphore(b.maxInFlightRequests);
     this.admission = new RealServerCall.Admissions() {
       @Override
@@ -413,6 +415,16 @@ final class RealMcpServer implements McpServer, ServerEngine {
 
   @Override
   public InitializeOutcome initialize(Principal principal, JsonRpcRequest request,
+      ServerSession existing) {
+    dev.keel.mcp.server.internal.metrics.Observing.Started observed =
+        dispatcher.observeInitialize(Edge.of(existing, principal,
+            dev.keel.mcp.core.protocol.Era.LEGACY), request);
+    InitializeOutcome outcome = initializeNow(principal, request, existing);
+    observed.end(Optional.ofNullable(outcome.response()), false);
+    return outcome;
+  }
+
+  private InitializeOutcome initializeNow(Principal principal, JsonRpcRequest request,
       ServerSession existing) {
     if (!listening) {
       return new InitializeOutcome(shuttingDown(request), null);

@@ -2,7 +2,8 @@ package dev.keel.mcp.server;
 
 /**
  * What an operator watches on a running server. Values are read live; reading is cheap and
- * never blocks. A Micrometer or Prometheus binding registers these as gauges and counters.
+ * never blocks. keel-micrometer's {@code KeelMetrics} registers every one of them as a gauge
+ * or a function counter; the per-request timers come from a {@link RequestObserver}.
  *
  * <pre>{@code
  * ServerMetrics m = server.metrics();
@@ -35,4 +36,10 @@ public interface ServerMetrics {
 
   /** Returns how many requests were refused because the in-flight limit was reached. */
   long refusedRequests();
+
+  /** Returns how many tasks run now (both eras). */
+  int runningTasks();
+
+  /** Returns how many tasks were created since the server started. */
+  long tasksCreated();
 }

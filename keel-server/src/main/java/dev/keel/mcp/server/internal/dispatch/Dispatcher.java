@@ -17,7 +17,9 @@ import dev.keel.mcp.core.engine.CancelledNotice;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.core.schema.InitializeRequest;
 import dev.keel.mcp.core.schema.InitializeResult;
+import dev.keel.mcp.server.InboundRequest;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.internal.metrics.Observing;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.Edge;
@@ -75,9 +77,65 @@ public final class Dispatcher {
       Map.entry("tasks/cancel", TaskMethods::cancel),
       Map.entry("tasks/update", TaskMethods::update));
 
-  /** Creates a dispatcher over the server's shared state. */
-  public Dispatcher(ServerCore core) {
+  private final Observing observing;
+
+  /** Creates a dispatcher over the server's shared state, telling {@code observing}. */
+  public Dispatcher(ServerCore core, Observing observing) {
     this.core = core;
+    this.observing = observing;
+  }
+
+  /**
+   * Starts observing a request on this thread; with no observer this builds nothing.
+   *
+   * @param view the request's view, or null when it was answered before one was made
+   */
+  Observing.Started observe(Edge edge, JsonRpcRequest request, RequestView view) {
+    if (!observing.active()) {
+      return Observing.NONE;
+    }
+    return observing.start(() -> inbound(edge, request, view));
+  }
+
+  /** Starts observing {@code initialize}, on the transport's thread. */
+  public Observing.Started observeInitialize(Edge edge, JsonRpcRequest request) {
+    return observe(edge, request, null);
+  }
+
+  private InboundRequest inbound(Edge edge, JsonRpcRequest request, RequestView view) {
+    ObjectNode params = request.params();
+    ObjectNode meta = params != null && params.get("_meta") instanceof ObjectNode m ? m
+        : JsonNodeFactory.instance.objectNode();
+    String version = view != null ? view.protocolVersion()
+        : meta.path(dev.keel.mcp.core.MetaKeys.PROTOCOL_VERSION).asString(null);
+    if (version == null && params != null && request.method().equals("initialize")) {
+      version = params.path("protocolVersion").asString(null);
+    }
+    String session = view != null && view.session() != null ? view.session().id()
+        : edge.session() == null ? null : edge.session().id();
+    String target = targetOf(request);
+    boolean registered = target != null && switch (request.method()) {
+      case "tools/call" -> core.registry().tool(target).isPresent();
+      case "prompts/get" -> core.registry().prompt(target).isPresent();
+      default -> false;
+    };
+    return new InboundRequest(request.method(), target, request.id(), edge.era(),
+        version, session, edge.principal().fingerprint(), meta, registered);
+  }
+
+  /** What a request names: a tool or prompt by name, a resource by URI. */
+  private static String targetOf(JsonRpcRequest request) {
+    JsonNode params = request.params();
+    if (params == null) {
+      return null;
+    }
+    String key = switch (request.method()) {
+      case "tools/call", "prompts/get" -> "name";
+      case "resources/read", "resources/subscribe", "resources/unsubscribe" -> "uri";
+      default -> null;
+    };
+    JsonNode value = key == null ? null : params.get(key);
+    return value != null && value.isString() ? value.stringValue() : null;
   }
 
   /** Handles {@code initialize}, creating a session or refreshing {@code existing}. */

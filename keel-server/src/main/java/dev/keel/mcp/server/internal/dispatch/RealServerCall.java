@@ -7,6 +7,7 @@ import dev.keel.mcp.core.engine.CancellationSource;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.server.internal.metrics.Observing;
 import dev.keel.mcp.server.transport.Edge;
 import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.server.transport.ServerCall;
@@ -103,6 +104,7 @@ public final class RealServerCall implements ServerCall {
   @Override
   public boolean start(RequestStream stream, boolean mayRunHere) {
     if (immediate != null) {
+      dispatcher.observe(edge, request, view).end(immediate, false);
       stream.finish(immediate);
       return true;
     }
@@ -110,9 +112,11 @@ public final class RealServerCall implements ServerCall {
     if (!missing.isEmpty()) {
       // a transport that cannot answer 403 started it anyway: the handler never runs
       dispatcher.deregister(view, edge, request, entry);
-      stream.finish(Optional.of(new JsonRpcErrorResponse(request.id(), view.wire().error(
-          new McpException(ErrorCodes.UNAUTHORIZED, "Forbidden: the call needs the scopes "
-              + String.join(" ", missing))))));
+      Optional<JsonRpcMessage> forbidden = Optional.of(new JsonRpcErrorResponse(request.id(),
+          view.wire().error(new McpException(ErrorCodes.UNAUTHORIZED,
+              "Forbidden: the call needs the scopes " + String.join(" ", missing)))));
+      dispatcher.observe(edge, request, view).end(forbidden, false);
+      stream.finish(forbidden);
       return true;
     }
     if (!admissions.tryAcquire()) {
@@ -140,6 +144,8 @@ public final class RealServerCall implements ServerCall {
 
   private void runAndFinish(RequestStream stream) {
     Optional<JsonRpcMessage> answer = Optional.empty();
+    // Started here, on the thread that runs the handler, so a scope it opens is current there.
+    Observing.Started observed = dispatcher.observe(edge, request, view);
     try {
       answer = dispatcher.run(view, edge, request, stream, route, source, entry);
     } catch (RuntimeException | Error e) {
@@ -151,6 +157,8 @@ public final class RealServerCall implements ServerCall {
       }
     } finally {
       admissions.release();
+      // Ended before the write: whatever the client sees has been observed.
+      observed.end(answer, answer.isEmpty() && source.isCancelled());
       stream.finish(answer);
     }
   }

@@ -94,6 +94,7 @@ final class TaskMethods {
           created.refusal() == TaskEngine.Refusal.TOO_MANY_ACTIVE
               ? "Too many running tasks" : "Too many tasks");
     }
+    core.counters().taskCreated();
     TaskRun run = created.run();
     RealRequestContext taskCtx = new RealRequestContext(core, dialect.taskView(ctx.view()),
         ctx.principal(), ctx.request(), dialect.stream(run), null, run.cancellation(), run,

@@ -10,6 +10,8 @@ public final class ServerCounters implements ServerMetrics {
 
   private final IntSupplier sessions;
   private final IntSupplier ownerBindings;
+  private final IntSupplier runningTasks;
+  private final LongAdder tasksCreated = new LongAdder();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger listening = new AtomicInteger();
   private final LongAdder cancellations = new LongAdder();
@@ -19,8 +21,30 @@ public final class ServerCounters implements ServerMetrics {
 
   /** Creates counters; the session and binding counts are read from the suppliers. */
   public ServerCounters(IntSupplier sessions, IntSupplier ownerBindings) {
+    this(sessions, ownerBindings, () -> 0);
+  }
+
+  /** Creates counters that also read the running tasks from {@code runningTasks}. */
+  public ServerCounters(IntSupplier sessions, IntSupplier ownerBindings,
+      IntSupplier runningTasks) {
     this.sessions = sessions;
     this.ownerBindings = ownerBindings;
+    this.runningTasks = runningTasks;
+  }
+
+  @Override
+  public int runningTasks() {
+    return runningTasks.getAsInt();
+  }
+
+  @Override
+  public long tasksCreated() {
+    return tasksCreated.sum();
+  }
+
+  /** A task was created. */
+  public void taskCreated() {
+    tasksCreated.increment();
   }
 
   @Override
