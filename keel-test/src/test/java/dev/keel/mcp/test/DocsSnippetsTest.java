@@ -9,8 +9,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The examples in README.md and docs/testing-kit.md are these compiled, running test sources,
- * verbatim from their first import: an example that drifts from its test fails the build.
+ * The example in docs/testing-kit.md is this compiled, running test source, verbatim from its
+ * first import: an example that drifts from its test fails the build. (The README's server
+ * example and its test are examples/annotated-server, checked there.)
  */
 class DocsSnippetsTest {
 
@@ -23,18 +24,6 @@ class DocsSnippetsTest {
 
   static String read(String path) throws IOException {
     return Files.readString(Path.of(path), StandardCharsets.UTF_8);
-  }
-
-  @Test
-  void readmeShowsTheServerExampleAndItsTestVerbatim() throws IOException {
-    String readme = read("../README.md");
-    assertThat(readme).as("README's server example is readme/Demo.java")
-        .contains(body(TESTS.resolve("readme/Demo.java")));
-    assertThat(readme).as("README's test of it is readme/DemoTest.java")
-        .contains(body(TESTS.resolve("readme/DemoTest.java")));
-    // The server example appears once, and its test right after it.
-    assertThat(readme.indexOf(body(TESTS.resolve("readme/DemoTest.java"))))
-        .isGreaterThan(readme.indexOf(body(TESTS.resolve("readme/Demo.java"))));
   }
 
   @Test

@@ -133,7 +133,9 @@ final class ToolMethods {
     CallToolResult result;
     try {
       result = code.call();
-    } catch (McpException | RequestCancelledException e) {
+    } catch (McpException | RequestCancelledException | ControlSignal e) {
+      // a control signal (input required, continue as a task) ends the attempt on purpose: it is
+      // not a failure of the tool, and is neither logged nor turned into an error result
       throw e;
     } catch (InterruptedException e) {
       if (ctx.cancellation().isCancelled()) {

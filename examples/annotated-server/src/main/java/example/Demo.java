@@ -1,4 +1,4 @@
-package dev.keel.mcp.test.readme;
+package example;
 
 import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.Tool;

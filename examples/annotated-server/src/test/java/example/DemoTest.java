@@ -1,4 +1,4 @@
-package dev.keel.mcp.test.readme;
+package example;
 
 import static dev.keel.mcp.test.McpAssertions.assertThat;
 
