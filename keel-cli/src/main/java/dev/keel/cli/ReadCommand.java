@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 /** {@code keel read TARGET URI}: reads one resource and prints it. */
 @Command(name = "read", mixinStandardHelpOptions = true,
     description = "Read a resource of an MCP server and print it.",
-    footer = {"", "Examples:", "  keel read http://127.0.0.1:8765/mcp test://static-text",
+    footer = {"", "Examples:", "  keel read http://127.0.0.1:8765/mcp db://tables   (./keel agent)",
+        "  keel read http://127.0.0.1:9000/mcp test://static-text   (./keel fixtures --port 9000)",
         "  keel read --stdio test://static-text -- ./keel fixtures --stdio"})
 final class ReadCommand implements Callable<Integer> {
 
