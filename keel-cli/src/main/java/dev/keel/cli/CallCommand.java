@@ -21,13 +21,12 @@ import tools.jackson.databind.JsonNode;
 @Command(name = "call", mixinStandardHelpOptions = true,
     description = "Call a tool of an MCP server and print its result.",
     footer = {"", "Examples:",
-        "  keel call http://127.0.0.1:8765/mcp count_rows '{\"table\":\"orders\"}'"
-            + "      (./keel agent)",
-        "  keel call http://127.0.0.1:9000/mcp echo '{\"text\":\"hello\"}'"
-            + "   (./keel fixtures --port 9000)",
+        "  keel call http://127.0.0.1:8765/mcp count_rows '{\"table\":\"orders\"}'",
+        "  keel call http://127.0.0.1:9000/mcp echo '{\"text\":\"hello\"}'",
         "  keel call --stdio echo '{\"text\":\"hello\"}' -- ./keel fixtures --stdio",
         "  keel call --task http://127.0.0.1:9000/mcp slow_compute '{\"seconds\":5}'",
         "  keel call --answer username=ada --answer email=ada@example.com URL signup",
+        "(8765 is ./keel agent; 9000 is ./keel fixtures --port 9000.)",
         "", "When the server asks: elicitation forms are answered from --answer, or at the",
         "terminal when stdin is one; sampling only at a terminal (you write the reply);",
         "roots are the --root directories, or for a --stdio server the current directory.",

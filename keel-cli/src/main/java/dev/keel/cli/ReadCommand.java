@@ -12,9 +12,10 @@ import picocli.CommandLine.Parameters;
 /** {@code keel read TARGET URI}: reads one resource and prints it. */
 @Command(name = "read", mixinStandardHelpOptions = true,
     description = "Read a resource of an MCP server and print it.",
-    footer = {"", "Examples:", "  keel read http://127.0.0.1:8765/mcp db://tables   (./keel agent)",
-        "  keel read http://127.0.0.1:9000/mcp test://static-text   (./keel fixtures --port 9000)",
-        "  keel read --stdio test://static-text -- ./keel fixtures --stdio"})
+    footer = {"", "Examples:", "  keel read http://127.0.0.1:8765/mcp db://tables",
+        "  keel read http://127.0.0.1:9000/mcp test://static-text",
+        "  keel read --stdio test://static-text -- ./keel fixtures --stdio",
+        "(8765 is ./keel agent; 9000 is ./keel fixtures --port 9000.)"})
 final class ReadCommand implements Callable<Integer> {
 
   @Mixin
