@@ -35,8 +35,9 @@ public final class AnnotatedTools {
    * @param tool the tool as listed
    * @param options the timeout, interrupt and approval settings from the annotation
    * @param handler the handler that invokes the method
+   * @param source the method, for error messages
    */
-  public record Made(Tool tool, ToolOptions options, ToolHandler handler) {}
+  public record Made(Tool tool, ToolOptions options, ToolHandler handler, String source) {}
 
   private record Arg(String name, JavaType type, boolean optional, boolean context) {}
 
@@ -162,7 +163,7 @@ public final class AnnotatedTools {
       options = options.withRequiredScopes(annotation.scopes());
     }
     return new Made(tool.build(), options,
-        handler(instance, method, args, json, wrap, schema));
+        handler(instance, method, args, json, wrap, schema), Methods.where(method));
   }
 
   /** Returns the schema of what a method returns, or null when it has no structured form. */
