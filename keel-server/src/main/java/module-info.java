@@ -1,8 +1,9 @@
 /**
  * The Keel MCP server: the feature registry, the dispatcher and handler context, sessions and
  * their owners, cancellation, MRTR, subscriptions and tasks, the transport SPI and the stdio
- * transport. Annotated tools ({@code @McpTool}) are found by reflection: a module that holds
- * them opens their package to this one.
+ * transport. Annotated features ({@code @McpTool}, {@code @McpResource}, {@code @McpPrompt},
+ * {@code @McpCompletion}) are found by reflection: a module that holds them opens their package
+ * to this one (and to {@code tools.jackson.databind}, which binds their records).
  */
 module dev.keel.mcp.server {
   requires transitive dev.keel.mcp.core;

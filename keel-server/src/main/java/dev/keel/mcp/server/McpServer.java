@@ -417,10 +417,50 @@ public interface McpServer extends AutoCloseable {
       return value;
     }
 
-    /** Registers every {@link McpTool} method of {@code instance} as a tool. */
-    public Builder toolsFrom(Object instance) {
+    /**
+     * Registers every annotated method of {@code instance}: each {@link McpTool} as a tool, each
+     * {@link McpResource} as a resource or resource template, each {@link McpPrompt} as a prompt
+     * and each {@link McpCompletion} as the completion of an argument.
+     *
+     * <p>Names of parameters come from the annotations or, when the class is compiled with
+     * {@code -parameters}, from the source. Methods of superclasses count; a method may be
+     * private. A modular application opens the package of {@code instance} to
+     * {@code dev.keel.mcp.server} and to {@code tools.jackson.databind}, which binds arguments.
+     *
+     * <pre>{@code
+     * final class Library {
+     *   @McpTool(description = "Finds books")
+     *   List<Book> search(@ToolParam(description = "words of the title") String query,
+     *       @ToolParam(defaultValue = "10") int limit) { ... }
+     *
+     *   @McpResource(uri = "books://{isbn}", description = "One book as JSON")
+     *   Book book(String isbn) { ... }
+     *
+     *   @McpPrompt(description = "Writes a review of a book")
+     *   String review(@PromptArg(description = "its ISBN") String isbn) { ... }
+     *
+     *   @McpCompletion(resource = "books://{isbn}", argument = "isbn")
+     *   List<String> isbns(String prefix) { ... }
+     * }
+     * McpServer server = McpServer.builder().annotated(new Library()).build();
+     * }</pre>
+     *
+     * <p>Everything that cannot work is found when {@link #build()} runs and fails it with an
+     * {@code IllegalArgumentException} that names the class and method: a parameter without a
+     * name, a type with no JSON form, a default that does not fit, a duplicate name, a template
+     * variable without its parameter, a completion of an argument nobody declared.
+     */
+    public Builder annotated(Object instance) {
       registrations.add(new Registration.OfAnnotated(Objects.requireNonNull(instance, "instance")));
       return this;
+    }
+
+    /**
+     * Registers every annotated method of {@code instance}; the same as
+     * {@link #annotated(Object)}, under the name it had when only tools were annotated.
+     */
+    public Builder toolsFrom(Object instance) {
+      return annotated(instance);
     }
 
     /**

@@ -7,14 +7,22 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a method as a tool, for {@link McpServer.Builder#toolsFrom(Object)}.
+ * Marks a method as a tool, for {@link McpServer.Builder#annotated(Object)}.
  *
  * <p>The input schema is generated from the parameters: {@code String}, the primitive types and
- * their boxes, enums, {@code List}s of those, and records (as nested objects). A parameter of type
- * {@link RequestContext} receives the context instead. Parameter names come from
- * {@link ToolParam#name()} or, when compiled with {@code -parameters}, from the source. The
- * return value becomes the result: a {@code CallToolResult} as is, a {@code String} as text,
- * anything else as structured content (with an output schema when it is a record).
+ * their boxes, enums, lists, arrays and string-keyed maps of those, records and JavaBeans (as
+ * nested objects, described by their Jackson annotations), and {@code Optional}s of any of them
+ * for arguments that may be left out. A parameter of type {@link RequestContext} receives the
+ * context instead. Parameter names come from {@link ToolParam#name()} or, when compiled with
+ * {@code -parameters}, from the source; {@link ToolParam#defaultValue()} gives a default. The
+ * return value becomes the result: a {@code CallToolResult} as is, a {@code String} as text, a
+ * record or JavaBean as structured content with its schema as the output schema, anything else
+ * as structured content wrapped in {@code {"result": ...}}.
+ *
+ * <p>The method runs on a handler thread and may block; cancellation trips its token and
+ * interrupts it. A thrown {@code McpException} goes to the client as a JSON-RPC error; anything
+ * else is logged with its stack trace under an error id, and the model sees only
+ * {@code Tool name failed (error id 7f3a9c21)}.
  *
  * <pre>{@code
  * final class Weather {
@@ -23,7 +31,7 @@ import java.lang.annotation.Target;
  *     return lookup(city);
  *   }
  * }
- * McpServer server = McpServer.builder().toolsFrom(new Weather()).build();
+ * McpServer server = McpServer.builder().annotated(new Weather()).build();
  * }</pre>
  */
 @Documented

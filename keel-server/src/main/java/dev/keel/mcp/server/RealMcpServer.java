@@ -25,11 +25,6 @@ import dev.keel.mcp.server.internal.registry.FeatureKind;
 import dev.keel.mcp.server.internal.registry.FeatureRegistry;
 import dev.keel.mcp.server.internal.registry.PromptEntry;
 import dev.keel.mcp.server.internal.registry.ResourceEntry;
-import dev.keel.mcp.server.internal.registry.TemplateEntry;
-import dev.keel.mcp.server.internal.registry.ToolEntry;
-import dev.keel.mcp.server.internal.registry.UriTemplate;
-import dev.keel.mcp.server.internal.schema.AnnotatedTools;
-import dev.keel.mcp.core.jsonschema.JsonSchemaValidator;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
 import dev.keel.mcp.server.internal.session.RealServerSession;
@@ -48,12 +43,9 @@ import dev.keel.mcp.server.internal.tasks.TaskJson;
 import dev.keel.mcp.server.spi.StoredTask;
 import dev.keel.mcp.server.spi.TaskStore;
 import java.time.Clock;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -106,7 +98,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
         });
     table[0] = sessions;
     JsonSchemaCompiler schemas = new JsonSchemaCompiler();
-    register(b, registry, schemas);
+    FeatureRegistrations.register(b, registry, schemas, json);
     java.util.concurrent.ScheduledThreadPoolExecutor timerPool =
         new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
           Thread t = new Thread(r, "keel-server-timer");
@@ -166,77 +158,6 @@ final class RealMcpServer implements McpServer, ServerEngine {
           TimeUnit.MILLISECONDS);
     }
     this.listening = true;
-  }
-
-  private void register(Builder b, FeatureRegistry registry, JsonSchemaCompiler schemas) {
-    Set<String> toolNames = new HashSet<>();
-    for (Registration r : b.registrations) {
-      if (r instanceof Registration.OfTool t) {
-        unique(toolNames, t.tool().name());
-        registry.putTool(toolEntry(schemas, t.tool(), t.options(), t.handler()));
-      } else if (r instanceof Registration.OfAnnotated a) {
-        for (AnnotatedTools.Made made : AnnotatedTools.scan(a.instance(), json)) {
-          unique(toolNames, made.tool().name());
-          registry.putTool(toolEntry(schemas, made.tool(), made.options(), made.handler()));
-        }
-      } else if (r instanceof Registration.OfResource res) {
-        if (registry.resource(res.resource().uri()).isPresent()) {
-          throw new IllegalArgumentException("resource registered twice: "
-              + res.resource().uri());
-        }
-        registry.putResource(new ResourceEntry(res.resource(), res.handler(), res.scopes()));
-      } else if (r instanceof Registration.OfTemplate t) {
-        registry.putTemplate(new TemplateEntry(t.template(),
-            UriTemplate.parse(t.template().uriTemplate()), t.handler(), t.scopes()));
-      } else if (r instanceof Registration.OfPrompt p) {
-        if (registry.prompt(p.prompt().name()).isPresent()) {
-          throw new IllegalArgumentException("prompt registered twice: " + p.prompt().name());
-        }
-        registry.putPrompt(new PromptEntry(p.prompt(), p.handler(), p.scopes()));
-      } else if (r instanceof Registration.OfCompletion c) {
-        registry.putCompletion(c.ref(), c.handler());
-      }
-    }
-  }
-
-  private static void unique(Set<String> names, String name) {
-    if (!names.add(name)) {
-      throw new IllegalArgumentException("tool registered twice: " + name);
-    }
-  }
-
-  private static ToolEntry toolEntry(JsonSchemaCompiler schemas, Tool listed, ToolOptions given,
-      ToolHandler handler) {
-    // One source of truth for task support: the options when they say, else the listing; the
-    // listing then shows what the server does.
-    TaskSupport support = given.taskSupport() != null ? given.taskSupport()
-        : TaskSupport.of(listed.execution());
-    ToolOptions options;
-    try {
-      options = given.withTaskSupport(support);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("tool " + listed.name() + ": " + e.getMessage(), e);
-    }
-    Tool tool = support == TaskSupport.of(listed.execution()) && (listed.execution() != null
-        || support == TaskSupport.FORBIDDEN) ? listed
-        : new Tool(listed.name(), listed.title(), listed.description(), listed.inputSchema(),
-            listed.outputSchema(), listed.annotations(), listed.icons(), support.execution(),
-            listed.meta());
-    String owner = "tool " + tool.name();
-    return new ToolEntry(tool, handler, options,
-        compiled(schemas, tool.inputSchema(), owner + " inputSchema"),
-        tool.outputSchema() == null ? Optional.empty()
-            : compiled(schemas, tool.outputSchema(), owner + " outputSchema"));
-  }
-
-  private static Optional<JsonSchemaValidator> compiled(JsonSchemaCompiler schemas, ObjectNode schema,
-      String owner) {
-    Optional<JsonSchemaValidator> validator = schemas.compile(schema, owner);
-    if (validator.isEmpty()) {
-      org.slf4j.LoggerFactory.getLogger(RealMcpServer.class)
-          .warn("{}: unknown $schema dialect, values will not be validated", owner);
-    }
-    return validator;
   }
 
   private static ServerCapabilities capabilities(FeatureRegistry registry) {
@@ -299,7 +220,8 @@ final class RealMcpServer implements McpServer, ServerEngine {
 
   @Override
   public void addTool(Tool tool, ToolOptions options, ToolHandler handler) {
-    core.registry().putTool(toolEntry(core.schemas(), tool, options, handler));
+    core.registry().putTool(FeatureRegistrations.toolEntry(core.schemas(), tool, options,
+        handler));
   }
 
   @Override

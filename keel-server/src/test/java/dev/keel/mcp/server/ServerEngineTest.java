@@ -270,7 +270,8 @@ class ServerEngineTest {
     assertThat(result.get("isError").booleanValue()).isTrue();
     assertThat(result.has("structuredContent")).isFalse();
     assertThat(result.at("/content/0/text").stringValue())
-        .isEqualTo("Tool liar returned output that does not match its output schema");
+        .matches("Tool liar returned output that does not match its output schema "
+            + "\\(error id [0-9a-f]{8}\\)");
   }
 
   @Test
@@ -327,7 +328,8 @@ class ServerEngineTest {
     assertThat(response).isInstanceOf(JsonRpcResponse.class);
     JsonNode result = ((JsonRpcResponse) response).result();
     assertThat(result.get("isError").booleanValue()).isTrue();
-    assertThat(result.at("/content/0/text").stringValue()).isEqualTo("Tool boom failed");
+    assertThat(result.at("/content/0/text").stringValue())
+        .matches("Tool boom failed \\(error id [0-9a-f]{8}\\)");
     assertThat(JSON.write(result)).doesNotContain(SECRET).doesNotContain("IllegalState");
   }
 
@@ -340,7 +342,7 @@ class ServerEngineTest {
     JsonRpcError error = error("tools/call", "{\"name\":\"dies\"}");
 
     assertThat(error.code()).isEqualTo(ErrorCodes.INTERNAL_ERROR);
-    assertThat(error.message()).isEqualTo("Internal error");
+    assertThat(error.message()).matches("Internal error \\(error id [0-9a-f]{8}\\)");
     assertThat(error.data()).isNull();
   }
 

@@ -27,6 +27,13 @@ class DocsSnippetsTest {
   }
 
   @Test
+  void theAnnotationsPageShowsItsExampleVerbatimAndTheReadmeLinksIt() throws IOException {
+    assertThat(read("../docs/annotations.md")).as("docs/annotations.md's example")
+        .contains(body(TESTS.resolve("docs/Bookshop.java")));
+    assertThat(read("../README.md")).contains("[docs/annotations.md](docs/annotations.md)");
+  }
+
+  @Test
   void theKitsPageShowsItsCompleteExampleVerbatimAndTheReadmeLinksIt() throws IOException {
     assertThat(read("../docs/testing-kit.md")).as("docs/testing-kit.md's example")
         .contains(body(TESTS.resolve("docs/ImportToolTest.java")));

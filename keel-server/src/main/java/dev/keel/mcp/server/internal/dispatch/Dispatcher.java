@@ -339,11 +339,10 @@ public final class Dispatcher {
         throw vm;
       }
       // Other errors too: a handler that dies must still leave its request with an answer.
-      if (!source.isCancelled()) {
-        LOG.error("{} failed", request.method(), e);
-      }
-      return finished(view, ctx, route, request, timeout,
-          () -> error(request.id(), McpException.internalError()));
+      // A cancelled request sends nothing, so its failure is expected and not logged.
+      McpException internal = source.isCancelled() ? McpException.internalError()
+          : HandlerFailures.internal(LOG, failed(request), e);
+      return finished(view, ctx, route, request, timeout, () -> error(request.id(), internal));
     } finally {
       if (bind) {
         source.unbindThread();
@@ -370,6 +369,20 @@ public final class Dispatcher {
     } catch (McpException e) {
       return error(view, request.id(), e);
     }
+  }
+
+  /**
+   * Names a failed request for the log: its method, and the prompt, tool or resource it targets
+   * (quoted safely, since the peer chose it).
+   */
+  private static String failed(JsonRpcRequest request) {
+    ObjectNode params = request.params();
+    JsonNode target = params == null ? null : params.has("name") ? params.get("name")
+        : params.has("uri") ? params.get("uri") : params.path("ref").path("name").isString()
+            ? params.path("ref").get("name") : params.path("ref").get("uri");
+    return target != null && target.isString()
+        ? request.method() + " " + dev.keel.mcp.core.Text.safe(target.asString())
+        : request.method();
   }
 
   private static JsonRpcErrorResponse error(RequestView view, RequestId id, McpException e) {

@@ -9,11 +9,15 @@ import dev.keel.mcp.core.schema.Prompt;
 import dev.keel.mcp.core.schema.PromptArgument;
 import dev.keel.mcp.server.internal.registry.PromptEntry;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** {@code prompts/list} and {@code prompts/get}, which checks required arguments. */
 final class PromptMethods {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PromptMethods.class);
 
   private PromptMethods() {}
 
@@ -42,7 +46,8 @@ final class PromptMethods {
     }
     GetPromptResult result = entry.handler().get(ctx, request.arguments());
     if (result == null) {
-      throw McpException.internalError();
+      throw HandlerFailures.internal(HandlerFailures.log(LOG, "prompt "
+          + Text.safe(request.name()) + " returned null", null));
     }
     return core.json().toTree(result);
   }

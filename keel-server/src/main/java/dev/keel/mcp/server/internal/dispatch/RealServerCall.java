@@ -149,9 +149,8 @@ public final class RealServerCall implements ServerCall {
     try {
       answer = dispatcher.run(view, edge, request, stream, route, source, entry);
     } catch (RuntimeException | Error e) {
-      LOG.error("request {} failed", request.method(), e);
       answer = Optional.of(new JsonRpcErrorResponse(request.id(),
-          McpException.internalError().toError()));
+          HandlerFailures.internal(LOG, "request " + request.method(), e).toError()));
       if (e instanceof VirtualMachineError vm) {
         throw vm; // after the finally has answered
       }

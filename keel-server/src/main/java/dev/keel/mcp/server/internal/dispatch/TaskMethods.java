@@ -132,8 +132,7 @@ final class TaskMethods {
       run.fail(ctx.view().wire().error(e));
     } catch (ControlSignal e) {
       // Neither can happen in a task context; if it does, the task fails cleanly.
-      LOG.error("tool {} left its task with {}", name, e.getMessage());
-      run.fail(McpException.internalError().toError());
+      run.fail(HandlerFailures.internal(LOG, "task of tool " + name, e).toError());
     } catch (Exception | Error e) {
       if (e instanceof VirtualMachineError vm) {
         run.fail(McpException.internalError().toError());
@@ -142,8 +141,7 @@ final class TaskMethods {
       if (source.isCancelled()) {
         run.cancel(source.reason());
       } else {
-        LOG.error("task of tool {} failed", name, e);
-        run.fail(McpException.internalError().toError());
+        run.fail(HandlerFailures.internal(LOG, "task of tool " + name, e).toError());
       }
     } finally {
       source.unbindThread();

@@ -141,18 +141,15 @@ final class ToolMethods {
       if (ctx.cancellation().isCancelled()) {
         throw new RequestCancelledException(ctx.cancellation().reason());
       }
-      LOG.warn("tool {} was interrupted without a cancellation", name);
-      return CallToolResult.error("Tool " + name + " failed");
+      return HandlerFailures.tool(LOG, name, "was interrupted without a cancellation", e);
     } catch (Exception e) {
       if (ctx.cancellation().isCancelled()) {
         throw new RequestCancelledException(ctx.cancellation().reason());
       }
-      LOG.error("tool {} failed", name, e);
-      return CallToolResult.error("Tool " + name + " failed");
+      return HandlerFailures.tool(LOG, name, "failed", e);
     }
     if (result == null) {
-      LOG.error("tool {} returned null", name);
-      return CallToolResult.error("Tool " + name + " failed");
+      return HandlerFailures.tool(LOG, name, "returned null", null);
     }
     return checkOutput(entry, result);
   }
@@ -163,15 +160,17 @@ final class ToolMethods {
     }
     String name = entry.tool().name();
     if (result.structuredContent() == null) {
-      LOG.error("tool {} declares an output schema but returned no structuredContent", name);
-      return CallToolResult.error("Tool " + name + " returned no structured content");
+      String id = HandlerFailures.log(LOG, "tool " + name
+          + " declares an output schema but returned no structuredContent", null);
+      return CallToolResult.error("Tool " + name + " returned no structured content (error id "
+          + id + ")");
     }
     List<String> problems = entry.output().get().validate(result.structuredContent());
     if (!problems.isEmpty()) {
-      LOG.error("tool {} returned structuredContent that does not match its output schema: {}",
-          name, problems);
+      String id = HandlerFailures.log(LOG, "tool " + name + " returned structuredContent that"
+          + " does not match its output schema: " + problems, null);
       return CallToolResult.error("Tool " + name + " returned output that does not match its "
-          + "output schema");
+          + "output schema (error id " + id + ")");
     }
     return result;
   }

@@ -9,7 +9,6 @@ import dev.keel.mcp.server.RequestContext;
 import dev.keel.mcp.server.ToolHandler;
 import dev.keel.mcp.server.ToolOptions;
 import dev.keel.mcp.server.ToolParam;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.Type;
@@ -36,8 +35,9 @@ public final class AnnotatedTools {
    * @param tool the tool as listed
    * @param options the timeout, interrupt and approval settings from the annotation
    * @param handler the handler that invokes the method
+   * @param source the method, for error messages
    */
-  public record Made(Tool tool, ToolOptions options, ToolHandler handler) {}
+  public record Made(Tool tool, ToolOptions options, ToolHandler handler, String source) {}
 
   private record Arg(String name, JavaType type, boolean optional, boolean context) {}
 
@@ -49,13 +49,9 @@ public final class AnnotatedTools {
    * @throws IllegalArgumentException when a method has a parameter Keel cannot name or type
    */
   public static List<Made> scan(Object instance, McpJson standard) {
-    // Bind with ToolParam renames honoured, so arguments arrive under the advertised names.
-    JsonMapper mapper = standard.mapper().rebuild()
-        .annotationIntrospector(new ToolParamNames()).build();
+    JsonMapper mapper = mapper(standard);
     List<Made> made = new ArrayList<>();
-    Method[] methods = instance.getClass().getDeclaredMethods();
-    java.util.Arrays.sort(methods, java.util.Comparator.comparing(Method::getName));
-    for (Method method : methods) {
+    for (Method method : Methods.of(instance.getClass())) {
       McpTool annotation = method.getAnnotation(McpTool.class);
       if (annotation != null) {
         made.add(toTool(instance, method, annotation, mapper));
@@ -68,9 +64,19 @@ public final class AnnotatedTools {
     return made;
   }
 
-  private static Made toTool(Object instance, Method method, McpTool annotation,
-      JsonMapper json) {
-    method.setAccessible(true);
+  /** Returns the mapper annotated tools bind with: Keel's, with ToolParam renames honoured. */
+  static JsonMapper mapper(McpJson standard) {
+    return standard.mapper().rebuild().annotationIntrospector(new ToolParamNames()).build();
+  }
+
+  /**
+   * Returns the tool of one annotated method.
+   *
+   * @throws IllegalArgumentException naming the class and method when it cannot work
+   */
+  static Made toTool(Object instance, Method method, McpTool annotation, JsonMapper json) {
+    Methods.open(method);
+    TypeSchemas schemas = new TypeSchemas(json);
     String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
     ObjectNode schema = JsonNodeFactory.instance.objectNode();
     schema.put("type", "object");
@@ -83,18 +89,31 @@ public final class AnnotatedTools {
         continue;
       }
       ToolParam param = p.getAnnotation(ToolParam.class);
-      String argName = param != null && !param.name().isEmpty() ? param.name() : p.getName();
-      if (param == null && !p.isNamePresent()) {
-        throw new IllegalArgumentException(method + ": compile with -parameters or name the "
-            + "parameter with @ToolParam(name = ...)");
+      String argName = Methods.nameOf(method, p, param == null ? null : param.name(),
+          "@ToolParam(name = ...)");
+      if (properties.has(argName)) {
+        throw Methods.problem(method, "two parameters are named " + argName);
       }
       Type type = p.getParameterizedType();
-      ObjectNode property = TypeSchemas.of(type);
+      ObjectNode property;
+      try {
+        property = schemas.schema(type, TypeSchemas.Direction.IN);
+      } catch (IllegalArgumentException e) {
+        throw Methods.problem(method, "parameter " + argName + ": " + e.getMessage(), e);
+      }
       if (param != null && !param.description().isEmpty()) {
         property.put("description", param.description());
       }
+      boolean hasDefault = param != null && !param.defaultValue().isEmpty();
+      if (hasDefault) {
+        try {
+          property.set("default", schemas.defaultValue(param.defaultValue(), type, argName));
+        } catch (IllegalArgumentException e) {
+          throw Methods.problem(method, e.getMessage(), e);
+        }
+      }
       properties.set(argName, property);
-      boolean optional = TypeSchemas.isOptional(type)
+      boolean optional = TypeSchemas.isOptional(type) || hasDefault
           || (param != null && !param.required() && !p.getType().isPrimitive());
       if (!optional) {
         required.add(argName);
@@ -116,10 +135,17 @@ public final class AnnotatedTools {
       tool.annotations(new ToolAnnotations(null, annotation.readOnly() ? true : null,
           annotation.destructive() ? true : null, annotation.readOnly() ? true : null, null));
     }
-    Optional<ObjectNode> output = outputSchema(method.getGenericReturnType());
-    output.ifPresent(tool::outputSchema);
-    boolean wrap = output.isPresent() && !TypeSchemas.raw(method.getGenericReturnType())
-        .isRecord();
+    ObjectNode returned;
+    try {
+      returned = returnSchema(schemas, method.getGenericReturnType());
+    } catch (IllegalArgumentException e) {
+      throw Methods.problem(method, "return type: " + e.getMessage(), e);
+    }
+    // a record or a bean is the structured content itself; anything else is wrapped in "result"
+    boolean wrap = returned != null && !isObject(returned);
+    if (returned != null) {
+      tool.outputSchema(wrap ? wrapper(returned) : returned);
+    }
     ToolOptions options = ToolOptions.defaults();
     if (annotation.timeoutSeconds() > 0) {
       options = options.withTimeout(java.time.Duration.ofSeconds(annotation.timeoutSeconds()));
@@ -136,29 +162,37 @@ public final class AnnotatedTools {
     if (annotation.scopes().length > 0) {
       options = options.withRequiredScopes(annotation.scopes());
     }
-    return new Made(tool.build(), options, handler(instance, method, args, json, wrap));
+    return new Made(tool.build(), options,
+        handler(instance, method, args, json, wrap, schema), Methods.where(method));
   }
 
-  private static Optional<ObjectNode> outputSchema(Type returned) {
+  /** Returns the schema of what a method returns, or null when it has no structured form. */
+  private static ObjectNode returnSchema(TypeSchemas schemas, Type returned) {
     Class<?> raw = TypeSchemas.raw(returned);
     if (raw == void.class || raw == Void.class || raw == String.class
         || raw == CallToolResult.class || JsonNode.class.isAssignableFrom(raw)) {
-      return Optional.empty();
+      return null;
     }
-    ObjectNode schema = TypeSchemas.of(returned);
-    if (raw.isRecord()) {
-      return Optional.of(schema);
-    }
+    return schemas.schema(returned, TypeSchemas.Direction.OUT);
+  }
+
+  /** A record or a bean: an object with declared properties, not a map. */
+  private static boolean isObject(ObjectNode schema) {
+    return schema.path("type").asString("").equals("object") && schema.has("properties");
+  }
+
+  private static ObjectNode wrapper(ObjectNode schema) {
     ObjectNode wrapper = JsonNodeFactory.instance.objectNode();
     wrapper.put("type", "object");
     wrapper.putObject("properties").set("result", schema);
     wrapper.putArray("required").add("result");
-    return Optional.of(wrapper);
+    return wrapper;
   }
 
   private static ToolHandler handler(Object instance, Method method, List<Arg> args,
-      JsonMapper json, boolean wrap) {
-    return (ctx, arguments) -> {
+      JsonMapper json, boolean wrap, ObjectNode schema) {
+    return (ctx, given) -> {
+      JsonNode arguments = Defaults.fill(schema, given);
       Object[] values = new Object[args.size()];
       for (int i = 0; i < values.length; i++) {
         Arg arg = args.get(i);
@@ -175,18 +209,7 @@ public final class AnnotatedTools {
           return CallToolResult.error("Invalid value for argument " + arg.name());
         }
       }
-      Object returned;
-      try {
-        returned = method.invoke(instance, values);
-      } catch (InvocationTargetException e) {
-        if (e.getCause() instanceof Exception cause) {
-          throw cause;
-        }
-        if (e.getCause() instanceof Error error) {
-          throw error;
-        }
-        throw e;
-      }
+      Object returned = Methods.invoke(instance, method, values);
       return toResult(returned, json, wrap);
     };
   }

@@ -112,6 +112,17 @@ class AnnotatedToolsTest {
     }
   }
 
+  record Order(@com.fasterxml.jackson.annotation.JsonProperty("order_id") String id,
+      @ToolParam(defaultValue = "3") int quantity) {}
+
+  static final class Defaulted {
+    @McpTool
+    String place(Order order, @ToolParam(defaultValue = "[\"a\",\"b\"]") List<String> tags,
+        @ToolParam(defaultValue = "fast") String speed) {
+      return order.id() + " x" + order.quantity() + " " + tags + " " + speed;
+    }
+  }
+
   private static Map<String, AnnotatedTools.Made> scan(Object instance) {
     return AnnotatedTools.scan(instance, JSON).stream()
         .collect(Collectors.toMap(m -> m.tool().name(), Function.identity()));
@@ -368,6 +379,29 @@ class AnnotatedToolsTest {
     assertThat(made.tool().inputSchema().at("/properties/value/required"))
         .isEqualTo(JSON.parse("[\"name\"]"));
     assertThat(text(result)).isEqualTo("title=Optional.empty");
+  }
+
+  @Test
+  void defaultsAreAdvertisedAndAppliedAtEveryLevelWhenAbsent() throws Exception {
+    AnnotatedTools.Made place = scan(new Defaulted()).get("place");
+    ObjectNode schema = place.tool().inputSchema();
+
+    assertThat(schema.at("/properties/tags/default")).isEqualTo(JSON.parse("[\"a\",\"b\"]"));
+    assertThat(schema.at("/properties/speed/default").stringValue()).isEqualTo("fast");
+    assertThat(schema.at("/properties/order/properties/quantity/default").intValue())
+        .isEqualTo(3);
+    assertThat(schema.get("required")).isEqualTo(JSON.parse("[\"order\"]"));
+    assertThat(schema.at("/properties/order/required")).isEqualTo(JSON.parse("[\"order_id\"]"));
+
+    ObjectNode given = args("{\"order\":{\"order_id\":\"o-1\"}}");
+    CallToolResult result = place.handler().call(new StubContext(), given);
+
+    assertThat(text(result)).isEqualTo("o-1 x3 [a, b] fast");
+    assertThat(given).as("the peer's arguments are not changed")
+        .isEqualTo(args("{\"order\":{\"order_id\":\"o-1\"}}"));
+    assertThat(text(place.handler().call(new StubContext(), args(
+        "{\"order\":{\"order_id\":\"o-2\",\"quantity\":1},\"tags\":[],\"speed\":\"slow\"}"))))
+        .isEqualTo("o-2 x1 [] slow");
   }
 
   /** A hand-written context: the handler under test only passes it through. */

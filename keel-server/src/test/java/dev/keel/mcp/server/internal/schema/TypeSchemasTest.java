@@ -29,6 +29,21 @@ class TypeSchemasTest {
 
   record Node(String value, Node next) {}
 
+  /** A bean: Jackson's annotations decide its properties. */
+  static final class Bean {
+    @com.fasterxml.jackson.annotation.JsonProperty(value = "full_name", required = true)
+    @com.fasterxml.jackson.annotation.JsonPropertyDescription("the whole name")
+    public String name;
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public String password;
+    public int age;
+    private String nickname;
+
+    public String getNickname() {
+      return nickname;
+    }
+  }
+
   @SuppressWarnings("unused")
   private List<String> listOfStrings;
   @SuppressWarnings("unused")
@@ -138,6 +153,33 @@ class TypeSchemasTest {
   void recursiveRecordIsRejectedInsteadOfLoopingForever() {
     assertThatThrownBy(() -> TypeSchemas.of(Node.class))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nests too deeply");
+  }
+
+  @Test
+  void beanSchemasFollowJacksonAnnotationsInEachDirection() {
+    TypeSchemas schemas = new TypeSchemas(McpJson.standard().mapper());
+
+    ObjectNode in = schemas.schema(Bean.class, TypeSchemas.Direction.IN);
+    assertThat(in.get("properties").propertyNames()).containsExactlyInAnyOrder("full_name", "age");
+    assertThat(in.at("/properties/full_name/description").stringValue())
+        .isEqualTo("the whole name");
+    // a primitive is always required; Jackson orders a bean's properties by name
+    assertThat(in.get("required")).isEqualTo(parse("[\"age\",\"full_name\"]"));
+
+    // a getter without a setter is written, not read
+    ObjectNode out = schemas.schema(Bean.class, TypeSchemas.Direction.OUT);
+    assertThat(out.get("properties").propertyNames())
+        .containsExactlyInAnyOrder("full_name", "age", "nickname");
+  }
+
+  @Test
+  void optionalRecordComponentsMayBeNullInOutput() {
+    TypeSchemas schemas = new TypeSchemas(McpJson.standard().mapper());
+
+    ObjectNode out = schemas.schema(Described.class, TypeSchemas.Direction.OUT);
+
+    assertThat(out.at("/properties/age/type")).isEqualTo(parse("[\"integer\",\"null\"]"));
+    assertThat(out.get("required")).isEqualTo(parse("[\"count\"]"));
   }
 
   @Test
