@@ -104,9 +104,11 @@ class PrincipalsTest {
       assertThat(hidden).as(tool).isEqualTo(missing).doesNotContain("audit_log")
           .doesNotContain("salary");
     });
+    // a database error the user can act on, the same for both (not a failure of the tool)
     assertThat(AgentClient.error(analyst.call("query",
         "{\"sql\":\"SELECT salary FROM employees\"}"))).isEqualTo(AgentClient.error(
-            analyst.call("query", "{\"sql\":\"SELECT no_such_column FROM employees\"}")));
+            analyst.call("query", "{\"sql\":\"SELECT no_such_column FROM employees\"}")))
+        .isEqualTo("A column in the query was not found or is not allowed");
     // The auditor reads what the analyst may not.
     assertThat(AgentClient.structured(auditor.call("count_rows", "{\"table\":\"audit_log\"}"))
         .get("count").asLong()).isEqualTo(300);

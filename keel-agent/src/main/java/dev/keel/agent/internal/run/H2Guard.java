@@ -38,7 +38,15 @@ final class H2Guard {
     if (!(session instanceof SessionLocal local)) {
       return null;
     }
-    Command command = local.prepareLocal(sql);
+    Command command;
+    try {
+      command = local.prepareLocal(sql);
+    } catch (org.h2.message.DbException e) {
+      // H2's own parser throws its internal exception; as an SQLException it gets the same
+      // peer-safe message as every other database error (an unknown column and a hidden one
+      // read alike), instead of escaping as a failure of the tool
+      throw e.getSQLException();
+    }
     try {
       if (!(command instanceof CommandContainer)) {
         return "H2 reads more than one statement in it";

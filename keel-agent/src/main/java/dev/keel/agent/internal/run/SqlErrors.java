@@ -40,9 +40,12 @@ final class SqlErrors {
       case "42P01":
       case "42S02":
       case "42S01":
+      case "42102":
+      case "42104":
         return "A table in the query was not found or is not allowed";
       case "42703":
       case "42S22":
+      case "42122":
         return "A column in the query was not found or is not allowed";
       case "42883":
       case "90022":
