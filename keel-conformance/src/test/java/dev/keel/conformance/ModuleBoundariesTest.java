@@ -135,6 +135,42 @@ class ModuleBoundariesTest {
     }
   }
 
+  /**
+   * Nothing below the integrations reads Spring, and the Spring Boot starter, which has no
+   * descriptor (docs/spring-boot.md#modules), is the automatic module {@code dev.keel.mcp.spring}
+   * with its one API package and no {@code internal} one an automatic module would export.
+   */
+  @Test
+  void onlyTheStarterReadsSpringAndItIsTheAutomaticModuleDevKeelMcpSpring() throws Exception {
+    for (Map.Entry<String, Path> location : LOCATIONS.entrySet()) {
+      assertThat(descriptorOf(location.getValue()).requires())
+          .as("%s reads no Spring module", location.getKey())
+          .noneMatch(r -> r.name().startsWith("spring"));
+    }
+    Path starter = null;
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (entry.contains(File.separator + "keel-spring-boot-starter" + File.separator)
+          || Path.of(entry).getFileName().toString().startsWith("keel-spring-boot-starter-")) {
+        starter = Path.of(entry);
+      }
+    }
+    assertThat(starter).as("keel-spring-boot-starter on the test class path").isNotNull();
+    Set<String> packages = new TreeSet<>();
+    for (String name : PublicApiTest.classNames(starter)) {
+      packages.add(name.substring(0, name.lastIndexOf('.')));
+    }
+    assertThat(packages).containsExactly("dev.keel.mcp.spring");
+    if (starter.toString().endsWith(".jar")) {
+      ModuleDescriptor descriptor = descriptorOf(starter);
+      assertThat(descriptor.isAutomatic()).isTrue();
+      assertThat(descriptor.name()).isEqualTo("dev.keel.mcp.spring");
+    } else {
+      // a `mvn test` run sees target/classes; the manifest entry is in the jar plugin's config
+      assertThat(Files.readString(starter.resolve("../../pom.xml")))
+          .contains("<Automatic-Module-Name>dev.keel.mcp.spring</Automatic-Module-Name>");
+    }
+  }
+
   @Test
   void theLibrariesResolveAsModulesWithTheirDependencies() {
     Set<String> names = resolve(LIBRARIES.values()).modules().stream().map(ResolvedModule::name)

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
 
   static final List<String> MODULES = List.of("keel-core", "keel-server", "keel-http",
-      "keel-client", "keel-agent", "keel-redis", "keel-micrometer", "keel-opentelemetry");
+      "keel-client", "keel-agent", "keel-redis", "keel-micrometer", "keel-opentelemetry",
+      "keel-spring-boot-starter");
 
   @Test
   void publicSurfaceIsExactlyTheReviewedList() throws Exception {
