@@ -29,7 +29,7 @@ class DocsSnippetsTest {
   @Test
   void theAnnotationsPageShowsItsExampleVerbatimAndTheReadmeLinksIt() throws IOException {
     assertThat(read("../docs/annotations.md")).as("docs/annotations.md's example")
-        .contains(body(TESTS.resolve("docs/Bookshop.java")));
+        .contains(body(Path.of("../examples/annotated-server/src/main/java/example/Bookshop.java")));
     assertThat(read("../README.md")).contains("[docs/annotations.md](docs/annotations.md)");
   }
 
