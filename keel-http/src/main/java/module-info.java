@@ -1,7 +1,8 @@
 /**
  * Streamable HTTP for Keel servers: the Jakarta Servlet 6 transport ({@code McpServlet}), the
  * embedded Jetty 12 launcher ({@code McpHttpServer}), the OAuth resource server
- * ({@code OAuthResourceServer}) and the event store SPI for resumable streams.
+ * ({@code OAuthResourceServer}), the event store SPI for resumable streams and the operator
+ * console ({@code Console}).
  */
 module dev.keel.mcp.http {
   requires transitive dev.keel.mcp.server;
@@ -14,5 +15,6 @@ module dev.keel.mcp.http {
   requires org.slf4j;
 
   exports dev.keel.mcp.http;
+  exports dev.keel.mcp.http.console;
   exports dev.keel.mcp.http.spi;
 }

@@ -48,12 +48,17 @@ public final class DatabaseAgent implements AutoCloseable {
   /** The name of the one source of an agent built without {@link Builder#source}. */
   public static final String DEFAULT_SOURCE = "default";
 
+  /** How many characters of a statement {@link #recentStatements()} keeps. */
+  public static final int MAX_RECENT_STATEMENT_CHARS = AuditTrail.RECENT_CHARS;
+
   private final Sources sources;
   private final McpServer server;
+  private final AuditTrail audit;
 
-  private DatabaseAgent(Sources sources, McpServer server) {
+  private DatabaseAgent(Sources sources, McpServer server, AuditTrail audit) {
     this.sources = sources;
     this.server = server;
+    this.audit = audit;
   }
 
   /** Returns a builder; by default it serves the embedded sample database. */
@@ -96,6 +101,15 @@ public final class DatabaseAgent implements AutoCloseable {
       }
     }
     return all;
+  }
+
+  /**
+   * Returns the last audited decisions (up to 200), newest first: what was asked, by whom, and
+   * whether it ran, failed or was refused. Kept in memory whether or not an audit file or table
+   * is configured; for an operator's console. Thread-safe and cheap.
+   */
+  public List<AuditedStatement> recentStatements() {
+    return audit.recent();
   }
 
   /** Returns how many database connections are in use right now (for operators and tests). */
@@ -300,7 +314,7 @@ public final class DatabaseAgent implements AutoCloseable {
         ExplorePrompts.register(server, all);
         NameCompletions.register(server, all);
         customizer.accept(server);
-        return new DatabaseAgent(all, server.build());
+        return new DatabaseAgent(all, server.build(), audit);
       } catch (RuntimeException e) {
         all.close();
         audit.close();

@@ -113,6 +113,8 @@ final class AgentCommand implements Callable<Integer> {
       System.err.println("keel agent: WARNING: the agent refuses writes itself; give it a role "
           + "that may only read (docs/agent.md, \"A read-only role\").");
     }
+    server.consolePanels = console -> console.panel("Recent statements",
+        () -> statementRows(agent));
     try {
       return server.serve(agent.server(), DEFAULT_PORT, endpoint -> banner(agent, endpoint));
     } catch (IllegalStateException e) {
@@ -123,6 +125,23 @@ final class AgentCommand implements Callable<Integer> {
     } finally {
       agent.close();
     }
+  }
+
+  /** The agent's recent audited statements as console rows, refusals highlighted. */
+  static java.util.List<java.util.Map<String, Object>> statementRows(DatabaseAgent agent) {
+    java.util.List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+    for (dev.keel.agent.AuditedStatement s : agent.recentStatements()) {
+      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+      row.put("time", s.time().toString());
+      row.put("principal", s.principal());
+      row.put("tool", s.tool());
+      row.put("statement", s.statement() == null ? "" : s.statement());
+      row.put("outcome", s.outcome());
+      row.put("reason", s.reason() == null ? "" : s.reason());
+      row.put("highlight", s.refused());
+      rows.add(row);
+    }
+    return rows;
   }
 
   private DatabaseAgent build() {

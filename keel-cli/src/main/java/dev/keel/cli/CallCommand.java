@@ -1,7 +1,10 @@
 package dev.keel.cli;
 
-import dev.keel.cli.output.ProgressBar;
 import dev.keel.cli.output.ResultPrinter;
+import dev.keel.cli.output.StatusLine;
+import dev.keel.cli.output.Terminals;
+import dev.keel.mcp.core.McpException;
+import dev.keel.mcp.core.schema.TextContent;
 import dev.keel.mcp.client.CallOptions;
 import dev.keel.mcp.core.McpJson;
 import dev.keel.mcp.core.schema.CallToolResult;
@@ -26,10 +29,19 @@ import tools.jackson.databind.JsonNode;
         "  keel call --stdio echo '{\"text\":\"hello\"}' -- ./keel fixtures --stdio",
         "  keel call --task http://127.0.0.1:9000/mcp slow_compute '{\"seconds\":5}'",
         "  keel call --answer username=ada --answer email=ada@example.com URL signup",
+        "  keel call --yes URL insert_row '{\"table\":\"notes\",\"values\":{\"body\":\"hi\"}}'",
+        "  keel call -v URL test_tool_with_logging",
+        "  keel call --sampling-command 'llm -m mini' URL test_sampling '{\"prompt\":\"hi\"}'",
         "(8765 is ./keel agent; 9000 is ./keel fixtures --port 9000.)",
-        "", "When the server asks: elicitation forms are answered from --answer, or at the",
-        "terminal when stdin is one; sampling only at a terminal (you write the reply);",
-        "roots are the --root directories, or for a --stdio server the current directory.",
+        "", "When the server asks: --no declines; --yes accepts (with --answer values, the",
+        "defaults, yes for an approval); else --answer fills forms; else keel asks at the",
+        "terminal when stdin is one (forms field by field, URLs to open); otherwise it",
+        "cannot answer and tells the server so. Sampling goes to --sampling-command (the",
+        "request's JSON on its stdin, the reply on its stdout) or, at a terminal, to you.",
+        "Roots are the --root directories, or for a --stdio server the current directory.",
+        "", "Log messages of the server show on stderr: warnings and up; -v info, -vv debug.",
+        "While a call runs, stderr shows a spinner (a terminal only) or its progress.",
+        "Rows print as a table, images and audio are saved to files (--save-dir).",
         "", "Exit status: 0 done, 1 the tool reported an error (or its arguments were",
         "refused), 2 usage, 3 the server could not be reached, 4 the server answered with",
         "an error or broke the protocol, 5 timed out (cancelled at the server),",
@@ -38,6 +50,9 @@ final class CallCommand implements Callable<Integer> {
 
   @Mixin
   ClientOptions client;
+
+  @Mixin
+  SaveOptions save;
 
   @Mixin
   HostOptions host;
@@ -62,20 +77,27 @@ final class CallCommand implements Callable<Integer> {
     }
     String tool = rest.get(0);
     JsonNode arguments = rest.size() == 2 ? parseArguments(rest.get(1)) : null;
-    ResultPrinter printer = new ResultPrinter(System.out);
-    ProgressBar bar = new ProgressBar(System.err, System.console() != null);
+    ResultPrinter printer = save.printer();
+    StatusLine status = new StatusLine(System.err, Terminals.stderr(), tool);
     return ClientRun.run(client, target,
-        b -> host.install(b, target.url() == null, System.err), System.err, mcp -> {
+        b -> host.install(b, target.url() == null, System.err, status), System.err, mcp -> {
       CallToolResult result;
-      if (task) {
-        result = TaskWatch.run(mcp, tool, arguments, client.timeout(), System.err);
-      } else {
-        try {
-          result = mcp.callTool(tool, arguments,
-              CallOptions.defaults().withTimeout(client.timeout()).withProgress(bar));
-        } finally {
-          bar.finish();
+      host.requestLogLevel(mcp, System.err);
+      try {
+        if (task) {
+          result = TaskWatch.run(mcp, tool, arguments, client.timeout(), System.err);
+        } else {
+          status.start();
+          try {
+            result = mcp.callTool(tool, arguments,
+                CallOptions.defaults().withTimeout(client.timeout()).withProgress(status));
+          } finally {
+            status.finish();
+          }
         }
+      } catch (McpException e) {
+        hintIfItNeededAnswers(e.code(), e.getMessage());
+        throw e;
       }
       if (client.json) {
         printer.json(result);
@@ -83,12 +105,34 @@ final class CallCommand implements Callable<Integer> {
         printer.callResult(result);
       }
       if (result.failed()) {
+        hintIfItNeededAnswers(0, result.content().stream()
+            .filter(c -> c instanceof TextContent).map(c -> ((TextContent) c).text())
+            .reduce("", String::concat));
         System.err.println("keel: the tool reported an error");
         return ClientRun.TOOL_ERROR;
       }
       return ClientRun.OK;
     });
   }
+
+  /**
+   * A server that needs to ask the person (an approval, a form) fails when keel could not
+   * declare elicitation because nobody can answer; the failure alone does not say what to do.
+   */
+  private void hintIfItNeededAnswers(int code, String message) {
+    String said = message == null ? "" : message.toLowerCase(java.util.Locale.ROOT);
+    if (!host.elicitationDeclared && said.contains("elicitation")) {
+      System.err.println("keel: the server needs to ask you something (elicitation), and "
+          + "keel asks only when stdin is a terminal: run it at a terminal or pass --yes/--no "
+          + "(or --answer NAME=VALUE)");
+    } else if (code == MISSING_CAPABILITY && said.contains("sampling")) {
+      System.err.println("keel: the server needs a model's reply (sampling), which keel "
+          + "gives only at a terminal (you write it) or through --sampling-command CMD");
+    }
+  }
+
+  /** The modern era's error for a request that needs a capability the client lacks. */
+  private static final int MISSING_CAPABILITY = -32021;
 
   private JsonNode parseArguments(String text) {
     try {

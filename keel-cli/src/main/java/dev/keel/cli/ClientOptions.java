@@ -54,6 +54,20 @@ final class ClientOptions {
       description = "Protocol era; auto probes with server/discover (default ${DEFAULT-VALUE}).")
   String era;
 
+  /**
+   * Returns the printer of results for people, tables fitted to the terminal's width when
+   * stdout is a terminal, binary content summarised (commands that save it use
+   * {@link SaveOptions}).
+   */
+  dev.keel.cli.output.ResultPrinter printer() {
+    return new dev.keel.cli.output.ResultPrinter(System.out, null, tableWidth());
+  }
+
+  /** The widest a table line may be: the terminal's width, or no limit off a terminal. */
+  static int tableWidth() {
+    return dev.keel.cli.output.Terminals.stdout() ? dev.keel.cli.output.Terminals.width() : 0;
+  }
+
   /** The words of the command line split into the command's own and the server's command. */
   record Target(List<String> words, URI url, List<String> serverCommand) {}
 

@@ -8,7 +8,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "keel", mixinStandardHelpOptions = true, version = "keel 0.1.0",
     description = "Keel: MCP servers and clients for Java, both protocol eras.",
     subcommands = {AgentCommand.class, FixturesCommand.class, ToolsCommand.class,
-        CallCommand.class, ReadCommand.class, LoginCommand.class,
+        CallCommand.class, ReadCommand.class, ListCommand.Resources.class,
+        ListCommand.Templates.class, ListCommand.Prompts.class, PromptCommand.class,
+        LoginCommand.class,
         ConformanceClientCommand.class})
 final class KeelCommand implements Runnable {
 

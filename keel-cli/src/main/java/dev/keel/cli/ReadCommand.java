@@ -15,11 +15,17 @@ import picocli.CommandLine.Parameters;
     footer = {"", "Examples:", "  keel read http://127.0.0.1:8765/mcp db://tables",
         "  keel read http://127.0.0.1:9000/mcp test://static-text",
         "  keel read --stdio test://static-text -- ./keel fixtures --stdio",
-        "(8765 is ./keel agent; 9000 is ./keel fixtures --port 9000.)"})
+        "  keel read --save-dir /tmp http://127.0.0.1:9000/mcp test://static-binary",
+        "(8765 is ./keel agent; 9000 is ./keel fixtures --port 9000.)",
+        "", "Text prints as text; binary contents are saved to new files (keel-RANDOM.EXT,",
+        "in --save-dir or the current directory) and their paths printed."})
 final class ReadCommand implements Callable<Integer> {
 
   @Mixin
   ClientOptions client;
+
+  @Mixin
+  SaveOptions save;
 
   @Parameters(paramLabel = "TARGET URI", arity = "0..*",
       description = "The server's URL (with --stdio: nothing, the command follows --) and the "
@@ -34,7 +40,7 @@ final class ReadCommand implements Callable<Integer> {
           target.words().isEmpty() ? "missing URI" : "too many arguments");
     }
     String uri = target.words().get(0);
-    ResultPrinter printer = new ResultPrinter(System.out);
+    ResultPrinter printer = save.printer();
     return ClientRun.run(client, target, System.err, mcp -> {
       ReadResourceResult result = mcp.readResource(uri);
       if (client.json) {

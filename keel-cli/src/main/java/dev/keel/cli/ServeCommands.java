@@ -33,6 +33,8 @@ final class ServeCommands {
     System.out.println("listening on " + http.endpoint());
     banner.accept(http.endpoint());
     System.out.flush();
+    // on stderr: the stdout lines are a contract scripts read
+    http.console().ifPresent(uri -> System.err.println("console on " + uri));
     stopped.await();
     return 0;
   }

@@ -65,6 +65,19 @@ final class ServerOptions {
           + "(redis://HOST:PORT).")
   String redis;
 
+  @Option(names = "--console",
+      description = "Serve the operator console at /console/ on the same port; needs at least "
+          + "one --operator.")
+  boolean console;
+
+  @Option(names = "--operator", paramLabel = "NAME=SECRET",
+      description = "An operator who may sign in to the console with SECRET (at least 16 "
+          + "characters; repeatable). Operators' secrets open only the console, never /mcp.")
+  Map<String, String> operators = new LinkedHashMap<>();
+
+  /** Extra console tables a command adds (the agent's recent statements). */
+  Consumer<dev.keel.mcp.http.console.Console.Builder> consolePanels = b -> { };
+
   private dev.keel.mcp.redis.RedisRequestStateKeys sharedKeys;
   private dev.keel.mcp.redis.RedisCluster cluster;
 
@@ -113,14 +126,52 @@ final class ServerOptions {
   int serve(McpServer server, int defaultPort, Consumer<URI> banner)
       throws InterruptedException {
     try {
+      checkConsole();
       if (stdio) {
         return ServeCommands.stdio(server);
       }
-      return ServeCommands.http(server, configure(server, port == null ? defaultPort : port),
-          banner);
+      McpHttpServer.Builder http = configure(server, port == null ? defaultPort : port);
+      if (console) {
+        http.console(console());
+      }
+      return ServeCommands.http(server, http, banner);
     } finally {
       closeShared();
     }
+  }
+
+  /**
+   * Refuses console options that cannot work, before anything is served: {@code --console}
+   * without an operator (nobody could sign in), on stdio, or operators without the console.
+   */
+  void checkConsole() {
+    if (console && stdio) {
+      throw new ParameterException(spec.commandLine(),
+          "--console needs HTTP: it cannot be served with --stdio");
+    }
+    if (console && operators.isEmpty()) {
+      throw new ParameterException(spec.commandLine(),
+          "--console needs at least one --operator NAME=SECRET: nobody could sign in");
+    }
+    if (!console && !operators.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--operator needs --console");
+    }
+  }
+
+  private dev.keel.mcp.http.console.Console console() {
+    dev.keel.mcp.http.console.Console.Builder b = dev.keel.mcp.http.console.Console.builder();
+    try {
+      operators.forEach(b::operator);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--operator: " + e.getMessage());
+    }
+    if (operators.values().stream().anyMatch(apiKeys::containsValue)) {
+      // the same secret in both places would let an MCP client into the console
+      throw new ParameterException(spec.commandLine(),
+          "an --operator secret must differ from every --api-key secret");
+    }
+    consolePanels.accept(b);
+    return b.build();
   }
 
   /** Returns true when requests must carry a credential (an API key or an access token). */

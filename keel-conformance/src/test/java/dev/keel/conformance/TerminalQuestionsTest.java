@@ -83,4 +83,43 @@ class TerminalQuestionsTest {
     assertThatThrownBy(() -> typing("\n").sample(request)).isInstanceOf(McpException.class)
         .satisfies(e -> assertThat(((McpException) e).code()).isEqualTo(-1));
   }
+
+  @Test
+  void choicesAreNumberedAndAChoiceIsPickedByNumberValueOrTitle() throws Exception {
+    String schema = """
+        {"type":"object","properties":{
+          "size":{"type":"string","oneOf":[{"const":"s","title":"Small"},
+                                           {"const":"l","title":"Large"}]},
+          "color":{"type":"string","enum":["red","blue"],"default":"blue"},
+          "tags":{"type":"array","items":{"type":"string","enum":["a","b","c"]}},
+          "ok":{"type":"boolean","default":true}},
+         "required":["size"]}""";
+    ElicitRequest request = ElicitRequest.form("Pick", McpJson.standard().parseObject(schema));
+    ElicitResult byNumber = typing("y\n2\n\n1, 3\nn\n").elicit(request);
+    assertThat(byNumber.content().toString())
+        .isEqualTo("{\"size\":\"l\",\"tags\":[\"a\",\"c\"],\"ok\":false}");
+    assertThat(screen()).contains("    1) s - Small\n    2) l - Large\n")
+        .contains("    1) red\n    2) blue\n")
+        .contains("color (choice, optional, default blue): ")
+        .contains("ok (boolean, optional, default true) [Y/n]: ");
+    assertThat(typing("y\nsmall\n\n\n\n").elicit(request).content().get("size").asString())
+        .isEqualTo("s");
+    assertThat(typing("y\n3\n").elicit(request).action())
+        .as("3 is no choice, then the input ends").isEqualTo(ElicitResult.Action.CANCEL);
+    assertThat(screen()).contains("size must be one of s, l");
+  }
+
+  @Test
+  void aUrlIsShownAndTheAnswerWaitsForThePerson() throws Exception {
+    ElicitRequest request = ElicitRequest.url("Sign in to continue",
+        "https://example.com/login?x=\u001b[2J", "e-1");
+    TerminalQuestions ask = typing("y\n");
+    assertThat(ask.supportsUrlMode()).isTrue();
+    assertThat(ask.elicit(request).action()).isEqualTo(ElicitResult.Action.ACCEPT);
+    assertThat(screen()).contains("keel: the server asks you to open this URL: "
+        + "https://example.com/login?x=\\u001b[2J").contains("Sign in to continue")
+        .doesNotContain("\u001b");
+    assertThat(typing("n\n").elicit(request).action()).isEqualTo(ElicitResult.Action.DECLINE);
+    assertThat(typing("").elicit(request).action()).isEqualTo(ElicitResult.Action.CANCEL);
+  }
 }

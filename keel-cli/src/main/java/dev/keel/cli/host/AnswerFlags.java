@@ -17,6 +17,10 @@ import tools.jackson.databind.node.ObjectNode;
  * form's default. A form with a required field that neither gives is cancelled, never guessed;
  * so is a value that does not fit its field. Every form asked is shown on stderr.
  *
+ * <p>{@link #yes} is {@code keel call --yes}: the same, and a yes/no field that neither an
+ * answer nor a default fills is answered yes (an approval such as the database agent's), and a
+ * URL the server wants opened is printed and accepted without waiting.
+ *
  * <pre>{@code
  * McpClient.builder(transport).elicitation(new AnswerFlags(List.of("username=ada"), System.err));
  * }</pre>
@@ -25,6 +29,17 @@ public final class AnswerFlags implements ElicitationHandler {
 
   private final Map<String, String> answers = new LinkedHashMap<>();
   private final PrintStream err;
+  private final boolean yes;
+
+  /**
+   * Returns the handler of {@code --yes}: it accepts every form, with these answers, the
+   * defaults, and yes for yes/no fields left open.
+   *
+   * @throws IllegalArgumentException when a flag has no {@code =} or no name
+   */
+  public static AnswerFlags yes(List<String> flags, PrintStream err) {
+    return new AnswerFlags(flags, err, true);
+  }
 
   /**
    * Creates the handler.
@@ -34,6 +49,11 @@ public final class AnswerFlags implements ElicitationHandler {
    * @throws IllegalArgumentException when a flag has no {@code =} or no name
    */
   public AnswerFlags(List<String> flags, PrintStream err) {
+    this(flags, err, false);
+  }
+
+  private AnswerFlags(List<String> flags, PrintStream err, boolean yes) {
+    this.yes = yes;
     for (String flag : flags) {
       int eq = flag.indexOf('=');
       if (eq <= 0) {
@@ -45,11 +65,28 @@ public final class AnswerFlags implements ElicitationHandler {
   }
 
   @Override
+  public boolean supportsUrlMode() {
+    return yes;
+  }
+
+  @Override
   public ElicitResult elicit(ElicitRequest request) {
+    if (request.isUrlMode()) {
+      // only declared with --yes: the person asked for no questions, so the URL is theirs to open
+      err.println("keel: the server asks you to open this URL: "
+          + TerminalText.firstLine(request.url(), 2000));
+      err.println("keel: " + TerminalText.firstLine(request.message(), 200)
+          + " (accepted: --yes)");
+      return new ElicitResult(ElicitResult.Action.ACCEPT, null, null);
+    }
     err.println("keel: the server asks: " + TerminalText.firstLine(request.message(), 200));
     ObjectNode content = McpJson.object();
     for (FormFields.Field field : FormFields.of(request.requestedSchema())) {
       String given = answers.get(field.name());
+      if (given == null && yes && field.fallback() == null && field.type().equals("boolean")
+          && field.choices().isEmpty()) {
+        given = "true";
+      }
       if (given == null) {
         if (field.required() && field.fallback() == null) {
           err.println("keel: no --answer for the required field "
@@ -66,7 +103,8 @@ public final class AnswerFlags implements ElicitationHandler {
         return new ElicitResult(ElicitResult.Action.CANCEL, null, null);
       }
     }
-    err.println("keel: answered from --answer: " + String.join(", ", content.propertyNames()));
+    err.println("keel: answered " + (yes ? "yes (--yes)" : "from --answer") + ": "
+        + String.join(", ", content.propertyNames()));
     return new ElicitResult(ElicitResult.Action.ACCEPT, content, null);
   }
 }

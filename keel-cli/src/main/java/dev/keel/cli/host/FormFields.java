@@ -6,30 +6,39 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The fields of an elicitation form (its {@code requestedSchema}: a flat object of primitive
  * properties), and turning what a person typed into the value each field's type asks for.
+ *
+ * <p>Enums come in the shapes SEP-1330 names: a plain {@code enum}, an {@code enum} with
+ * {@code enumNames}, a {@code oneOf} of titled {@code const}s, and arrays of either (several
+ * choices). A choice is given by its value, its number in the list (from 1) or its title.
  */
 final class FormFields {
 
-  /** One field: its name, JSON type, whether it is required, its default and its choices. */
+  /**
+   * One field: its name, JSON type, whether it is required, its default, its choices (with
+   * their titles, or the values again where untitled), whether several may be chosen, and its
+   * description.
+   */
   record Field(String name, String type, boolean required, JsonNode fallback,
-      List<String> choices, String description) {
+      List<String> choices, List<String> titles, boolean multiple, String description) {
 
-    /** Returns how the field is shown: {@code name (type, required) - description}. */
+    /**
+     * Returns how the field is shown: {@code name (type, required) - description}; a field
+     * with choices says {@code choice} or {@code choices}, as the choices are listed above it.
+     */
     String label() {
       StringBuilder b = new StringBuilder(TerminalText.firstLine(name, 60)).append(" (")
-          .append(type);
-      if (!choices.isEmpty()) {
-        b.append(": ").append(TerminalText.firstLine(String.join("|", choices), 120));
-      }
+          .append(choices.isEmpty() ? (multiple ? "list" : type)
+              : multiple ? "choices" : "choice");
       b.append(required ? ", required" : ", optional");
       if (fallback != null) {
-        b.append(", default ").append(TerminalText.firstLine(fallback.asString(
-            fallback.toString()), 60));
+        b.append(", default ").append(TerminalText.firstLine(shown(fallback), 60));
       }
       b.append(')');
       if (description != null && !description.isBlank()) {
@@ -37,9 +46,23 @@ final class FormFields {
       }
       return b.toString();
     }
+
+    /** Returns true when the field's choices have titles worth showing beside the values. */
+    boolean titled() {
+      return !titles.equals(choices);
+    }
   }
 
   private FormFields() {}
+
+  private static String shown(JsonNode value) {
+    if (value.isArray()) {
+      List<String> parts = new ArrayList<>();
+      value.forEach(v -> parts.add(v.asString(v.toString())));
+      return String.join(",", parts);
+    }
+    return value.asString(value.toString());
+  }
 
   /** Returns the form's fields in the schema's order; none for a schema without properties. */
   static List<Field> of(ObjectNode schema) {
@@ -51,17 +74,31 @@ final class FormFields {
     schema.path("required").forEach(n -> required.add(n.asString("")));
     for (Map.Entry<String, JsonNode> p : properties.properties()) {
       JsonNode spec = p.getValue();
+      String type = spec.path("type").asString("string");
+      boolean multiple = type.equals("array");
+      JsonNode choiceSpec = multiple ? spec.path("items") : spec;
       List<String> choices = new ArrayList<>();
-      spec.path("enum").forEach(n -> choices.add(n.asString(n.toString())));
-      spec.path("oneOf").forEach(n -> {
-        if (n.has("const")) {
-          choices.add(n.get("const").asString(n.get("const").toString()));
-        }
+      List<String> titles = new ArrayList<>();
+      JsonNode names = choiceSpec.path("enumNames");
+      choiceSpec.path("enum").forEach(n -> {
+        String value = n.asString(n.toString());
+        choices.add(value);
+        JsonNode title = names.get(titles.size());
+        titles.add(title != null && title.isString() ? title.asString() : value);
       });
+      for (String variant : new String[] {"oneOf", "anyOf"}) {
+        choiceSpec.path(variant).forEach(n -> {
+          if (n.has("const")) {
+            String value = n.get("const").asString(n.get("const").toString());
+            choices.add(value);
+            titles.add(n.path("title").asString(value));
+          }
+        });
+      }
       JsonNode fallback = spec.get("default");
-      fields.add(new Field(p.getKey(), spec.path("type").asString("string"),
-          required.contains(p.getKey()), fallback == null || fallback.isNull() ? null : fallback,
-          choices, spec.path("description").asString(null)));
+      fields.add(new Field(p.getKey(), type, required.contains(p.getKey()),
+          fallback == null || fallback.isNull() ? null : fallback, choices, titles, multiple,
+          spec.path("description").asString(null)));
     }
     return fields;
   }
@@ -74,9 +111,17 @@ final class FormFields {
   static JsonNode value(Field field, String text) {
     JsonNodeFactory nodes = JsonNodeFactory.instance;
     String t = text.strip();
-    if (!field.choices().isEmpty() && !field.choices().contains(t)) {
-      throw new IllegalArgumentException(field.name() + " must be one of "
-          + String.join(", ", field.choices()));
+    if (field.multiple()) {
+      ArrayNode picked = nodes.arrayNode();
+      for (String part : t.split(",")) {
+        if (!part.isBlank()) {
+          picked.add(field.choices().isEmpty() ? part.strip() : choice(field, part.strip()));
+        }
+      }
+      return picked;
+    }
+    if (!field.choices().isEmpty()) {
+      return nodes.stringNode(choice(field, t));
     }
     try {
       return switch (field.type()) {
@@ -89,6 +134,26 @@ final class FormFields {
       throw new IllegalArgumentException(field.name() + " must be " + (field.type()
           .equals("integer") ? "a whole number" : "a number"));
     }
+  }
+
+  /** A choice by value, number in the list, or title (in that order). */
+  private static String choice(Field field, String text) {
+    if (field.choices().contains(text)) {
+      return text;
+    }
+    if (text.matches("[0-9]{1,4}")) {
+      int n = Integer.parseInt(text);
+      if (n >= 1 && n <= field.choices().size()) {
+        return field.choices().get(n - 1);
+      }
+    }
+    for (int i = 0; i < field.titles().size(); i++) {
+      if (field.titles().get(i).equalsIgnoreCase(text)) {
+        return field.choices().get(i);
+      }
+    }
+    throw new IllegalArgumentException(field.name() + " must be one of "
+        + String.join(", ", field.choices()));
   }
 
   private static boolean bool(Field field, String text) {

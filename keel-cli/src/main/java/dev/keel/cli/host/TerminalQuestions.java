@@ -24,9 +24,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Puts the server's questions to the person at the terminal: an elicitation form field by
- * field, and a sampling request (the person writes the reply the server asked a model for). The
- * questions are written to stderr and the answers read from stdin, one question at a time even
- * when the server asks several at once. End of input cancels a form and declines a sampling.
+ * field, a URL the server wants opened (URL-mode elicitation), and a sampling request (the
+ * person writes the reply the server asked a model for). The questions are written to stderr
+ * and the answers read from stdin, one question at a time even when the server asks several at
+ * once. End of input cancels a form and declines a sampling.
+ *
+ * <p>A field shows its type, whether it is required and its default (taken on an empty line);
+ * choices are listed numbered, and a number, the value or its title picks one (several,
+ * separated by commas, where the field is a list); a yes/no field takes {@code y} or {@code n}.
  *
  * <pre>{@code
  * TerminalQuestions ask = new TerminalQuestions(
@@ -51,9 +56,17 @@ public final class TerminalQuestions implements ElicitationHandler, SamplingHand
   }
 
   @Override
+  public boolean supportsUrlMode() {
+    return true;
+  }
+
+  @Override
   public ElicitResult elicit(ElicitRequest request) throws IOException {
     oneAtATime.lock();
     try {
+      if (request.isUrlMode()) {
+        return url(request);
+      }
       err.println("keel: the server asks: " + TerminalText.safe(request.message()));
       String go = ask("Answer it? [y]es, [n]o (decline), [c]ancel: ");
       if (go == null || go.strip().toLowerCase(Locale.ROOT).startsWith("c")) {
@@ -80,10 +93,43 @@ public final class TerminalQuestions implements ElicitationHandler, SamplingHand
 
   private static final JsonNode MISSING = McpJson.object();
 
+  /**
+   * The server wants the person to visit a page (to sign in, to pay): the URL is shown, never
+   * opened by keel, and the answer waits until the person says they are done.
+   */
+  private ElicitResult url(ElicitRequest request) throws IOException {
+    err.println("keel: the server asks you to open this URL: " + TerminalText.firstLine(
+        request.url(), 2000));
+    err.println("  " + TerminalText.safe(request.message()));
+    String go = ask("Open it, then continue? [y]es (done), [n]o (decline), [c]ancel: ");
+    if (go == null || go.strip().toLowerCase(Locale.ROOT).startsWith("c")) {
+      return new ElicitResult(ElicitResult.Action.CANCEL, null, null);
+    }
+    if (go.strip().toLowerCase(Locale.ROOT).startsWith("n")) {
+      return new ElicitResult(ElicitResult.Action.DECLINE, null, null);
+    }
+    return new ElicitResult(ElicitResult.Action.ACCEPT, null, null);
+  }
+
+  private String prompt(FormFields.Field field) {
+    if (field.type().equals("boolean") && field.choices().isEmpty()) {
+      String yn = field.fallback() == null ? "y/n"
+          : field.fallback().asBoolean(false) ? "Y/n" : "y/N";
+      return "  " + field.label() + " [" + yn + "]: ";
+    }
+    return "  " + field.label() + (field.multiple() ? " (numbers or values, comma-separated)"
+        : "") + ": ";
+  }
+
   /** One field's value; null to leave it out (its default applies); MISSING to give up. */
   private JsonNode field(FormFields.Field field) throws IOException {
+    for (int c = 0; c < field.choices().size(); c++) {
+      String value = TerminalText.firstLine(field.choices().get(c), 80);
+      String title = TerminalText.firstLine(field.titles().get(c), 80);
+      err.println("    " + (c + 1) + ") " + value + (title.equals(value) ? "" : " - " + title));
+    }
     for (int i = 0; i < TRIES; i++) {
-      String typed = ask("  " + field.label() + ": ");
+      String typed = ask(prompt(field));
       if (typed == null) {
         return MISSING;
       }

@@ -24,7 +24,19 @@ public final class ProgressBar implements ProgressListener {
 
   @Override
   public synchronized void onProgress(double progress, Double total, String message) {
-    StringBuilder line = new StringBuilder(terminal ? "\r" : "");
+    String line = describe(progress, total, message);
+    if (terminal) {
+      out.print("\r" + line + "\u001b[K");
+      out.flush();
+      drawn = true;
+    } else {
+      out.println(line);
+    }
+  }
+
+  /** Returns one report as a line: a bar and a percentage with a total, else the count. */
+  static String describe(double progress, Double total, String message) {
+    StringBuilder line = new StringBuilder();
     if (total != null && total > 0) {
       double fraction = Math.max(0, Math.min(1, progress / total));
       int filled = (int) Math.round(fraction * WIDTH);
@@ -36,13 +48,7 @@ public final class ProgressBar implements ProgressListener {
     if (message != null && !message.isBlank()) {
       line.append("  ").append(TerminalText.firstLine(message, 60));
     }
-    if (terminal) {
-      out.print(line.append("\u001b[K"));
-      out.flush();
-      drawn = true;
-    } else {
-      out.println(line);
-    }
+    return line.toString();
   }
 
   /** Ends the progress line, if one was drawn. */

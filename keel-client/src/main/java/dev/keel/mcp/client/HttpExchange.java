@@ -18,7 +18,9 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,10 +41,12 @@ final class HttpExchange implements ClientTransport.Exchange {
    * @param maxEventBytes the largest SSE event
    * @param maxBodyBytes the largest JSON body (after decompression)
    * @param retryFloor the shortest wait before resuming
+   * @param retryCeiling the longest wait before resuming: a request stream whose server asks
+   *     for more fails, a listening stream waits this long
    * @param maxReconnects how many resumptions before giving up
    */
   record Limits(int maxEventBytes, long maxBodyBytes, Duration retryFloor,
-      int maxReconnects) {}
+      Duration retryCeiling, int maxReconnects) {}
 
   private final StreamableHttpTransport transport;
   private final HttpClient http;
@@ -52,7 +56,12 @@ final class HttpExchange implements ClientTransport.Exchange {
   private final JsonRpcRequest call;
   private final String session;
   private volatile boolean aborted;
+  // Opened by abort(): a reader waiting out the server's retry: must not outlive its caller.
+  private final CountDownLatch abortSignal = new CountDownLatch(1);
   private volatile boolean answered;
+  /** The first message on this exchange that was not JSON-RPC, described; null when none. */
+  private String malformed;
+  private int events;
   private volatile InputStream body;
   /** The request while its response headers are awaited; cancelling it closes the connection. */
   private volatile CompletableFuture<HttpResponse<InputStream>> sending;
@@ -79,6 +88,7 @@ final class HttpExchange implements ClientTransport.Exchange {
   @Override
   public void abort() {
     aborted = true;
+    abortSignal.countDown();
     // Before the response headers there is no body to close. Cancelling the send (JDK 16+)
     // drops the connection, which is how a stateless server learns the request is cancelled:
     // without it the request would run on until the server answered.
@@ -124,13 +134,14 @@ final class HttpExchange implements ClientTransport.Exchange {
       }
       answer(response);
     } catch (IOException e) {
-      fail(new TransportException("the exchange with the server broke: "
+      fail(new TransportException("the connection to the server broke before "
+          + call.method() + " was answered: "
           + Text.safe(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()),
           0, e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       fail(new TransportException("interrupted", 0, e));
-    } catch (TransportException e) {
+    } catch (TransportException | InvalidServerResponseException e) {
       fail(e);
     } catch (RuntimeException e) {
       // Never let a reader thread die with a stack trace on the console: the request fails.
@@ -183,8 +194,10 @@ final class HttpExchange implements ClientTransport.Exchange {
       return;
     }
     if (status >= 300 && status < 400) {
-      fail(new TransportException("the server redirected (HTTP " + status + "); redirects are "
-          + "never followed", status, null));
+      String location = response.headers().firstValue("Location").orElse(null);
+      fail(new TransportException("the server redirected " + call.method() + " (HTTP " + status
+          + (location == null ? "" : " to " + Text.safe(location))
+          + "); redirects are never followed", status, null));
       return;
     }
     if (status >= 400) {
@@ -202,14 +215,37 @@ final class HttpExchange implements ClientTransport.Exchange {
     if (type.startsWith("text/event-stream")) {
       readStream(in);
     } else if (type.startsWith("application/json")) {
-      deliver(BoundedBody.readAll(in));
-      if (!answered) {
-        fail(new TransportException("the server's JSON answer was not the response", status,
-            null));
-      }
+      answerJson(BoundedBody.readAll(in), status);
     } else {
-      fail(new TransportException("the server answered a request with HTTP " + status
-          + " and no JSON-RPC message", status, null));
+      // a login page of a proxy, an error page: named, so the caller can tell it from a
+      // broken MCP server
+      fail(new TransportException("the server answered " + call.method() + " with HTTP "
+          + status + " and Content-Type " + (type.isEmpty() ? "(none)" : Text.safe(type))
+          + ", which is neither application/json nor text/event-stream", status, null));
+    }
+  }
+
+  /** A JSON body is one message: anything but this request's response fails the request. */
+  private void answerJson(byte[] bytes, int status) {
+    JsonRpcMessage message;
+    try {
+      message = codec.decode(bytes);
+    } catch (InvalidMessageException e) {
+      throw new InvalidServerResponseException("the server's JSON answer to " + call.method()
+          + " is not a JSON-RPC message: " + Text.safe(e.getMessage()));
+    }
+    boolean response = message instanceof JsonRpcResponse
+        || message instanceof JsonRpcErrorResponse;
+    if (response && !call.id().equals(message.id())) {
+      fail(new TransportException("the server answered " + call.method() + " (id "
+          + call.id() + ") with a response to id " + Text.safe(String.valueOf(message.id()))
+          + ", not to this request; it was discarded", status, null));
+      return;
+    }
+    deliver(message);
+    if (!answered) {
+      fail(new TransportException("the server's JSON answer to " + call.method()
+          + " was not its response", status, null));
     }
   }
 
@@ -245,12 +281,24 @@ final class HttpExchange implements ClientTransport.Exchange {
         return;
       }
       String cursor = sse.lastEventId();
-      if (cursor == null || reconnects++ >= limits.maxReconnects()) {
-        fail(new TransportException("the response stream ended before the answer", 0, null));
+      if (cursor == null || reconnects >= limits.maxReconnects()) {
+        fail(endedWithoutAnswer(cursor == null ? "" : " after " + reconnects
+            + " resumptions (the most allowed)"));
         return;
       }
-      Thread.sleep(Math.max(limits.retryFloor().toMillis(),
-          sse.retryMillis() == null ? 1000 : sse.retryMillis()));
+      reconnects++;
+      Long asked = sse.retryMillis();
+      if (asked != null && asked > limits.retryCeiling().toMillis()) {
+        // Waiting that long would hold a reader thread for the server's sake while the caller
+        // waits on; an unbounded retry: is a server's fault, so the request fails now.
+        fail(new TransportException("the server asked to wait " + asked + " ms (retry:) before "
+            + "resuming the " + call.method() + " response stream; the client waits at most "
+            + limits.retryCeiling().toMillis() + " ms", 0, null));
+        return;
+      }
+      if (pause(retryWait(sse))) {
+        return;
+      }
       HttpResponse<InputStream> resumed = send(transport.listenRequest(session, cursor));
       if (resumed == null) {
         return;
@@ -263,8 +311,8 @@ final class HttpExchange implements ClientTransport.Exchange {
         return;
       }
       if (resumed.statusCode() != 200) {
-        fail(new TransportException("resuming the stream failed: HTTP "
-            + resumed.statusCode(), resumed.statusCode(), null));
+        fail(new TransportException("resuming the " + call.method() + " response stream "
+            + "failed: HTTP " + resumed.statusCode(), resumed.statusCode(), null));
         return;
       }
       SseReader next = new SseReader(BoundedBody.open(resumed.body(),
@@ -278,28 +326,68 @@ final class HttpExchange implements ClientTransport.Exchange {
     }
   }
 
+  /** The failure of a stream that ended without the answer, naming a malformed message seen. */
+  private RuntimeException endedWithoutAnswer(String resumptions) {
+    String what = "the " + call.method() + " response stream ended before the answer"
+        + resumptions;
+    if (malformed != null) {
+      // the answer was most likely the message that could not be read
+      return new InvalidServerResponseException(what + "; " + malformed);
+    }
+    return new TransportException(what, 0, null);
+  }
+
+  /** The wait the server asked for before resuming, never under the floor. */
+  private long retryWait(SseReader sse) {
+    return Math.max(limits.retryFloor().toMillis(),
+        sse.retryMillis() == null ? 1000 : sse.retryMillis());
+  }
+
+  /** Waits, or less when aborted; returns true when aborted. */
+  private boolean pause(long millis) throws InterruptedException {
+    return abortSignal.await(millis, TimeUnit.MILLISECONDS) || aborted;
+  }
+
   private void drain(SseReader sse) {
     try {
       SseReader.Event event;
-      while (!aborted && (event = sse.next()) != null) {
+      // A request's stream ends with its answer: reading on would hold the reader thread (and
+      // the connection) for a server that never closes it, for messages that belong to no one.
+      while (!aborted && !answered && (event = sse.next()) != null) {
+        events++;
         if (event.event().equals("message") && !event.data().isEmpty()) {
-          deliver(event.data().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          deliverEvent(event.data().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
       }
     } catch (IOException e) {
       LOG.debug("response stream broke: {}", Text.safe(String.valueOf(e.getMessage())));
+    } catch (TransportException e) {
+      if (call == null) {
+        throw e;
+      }
+      throw new TransportException("the " + call.method() + " response stream: "
+          + e.getMessage() + " (maxEventBytes)", e.httpStatus(), e);
     }
   }
 
-  private void deliver(byte[] bytes) {
+  /** One event's message: one that is not JSON-RPC is skipped, and remembered for the error. */
+  private void deliverEvent(byte[] bytes) {
     JsonRpcMessage message;
     try {
       message = codec.decode(bytes);
     } catch (InvalidMessageException e) {
       LOG.debug("ignored a malformed message from the server: {}",
           Text.safe(e.getMessage()));
+      if (malformed == null) {
+        malformed = "event " + events + " is not a JSON-RPC message: "
+            + Text.safe(e.getMessage());
+      }
       return;
     }
+    deliver(message);
+  }
+
+  private void deliver(JsonRpcMessage message) {
     if (message instanceof JsonRpcResponse || message instanceof JsonRpcErrorResponse) {
       // A stream carries the answer to its own request only; any other id is unsolicited and
       // must not complete a request waiting elsewhere.
@@ -356,11 +444,18 @@ final class HttpExchange implements ClientTransport.Exchange {
         drain(sse);
         cursor = sse.lastEventId() != null ? sse.lastEventId() : cursor;
         failures = 0;
-        Thread.sleep(Math.max(limits.retryFloor().toMillis(),
-            sse.retryMillis() == null ? 1000 : sse.retryMillis()));
+        // No caller waits on this stream, so an excessive retry: is obeyed only up to the
+        // ceiling rather than refused: the stream comes back, later.
+        long asked = sse.retryMillis() == null ? 1000 : sse.retryMillis();
+        if (pause(Math.max(limits.retryFloor().toMillis(),
+            Math.min(asked, limits.retryCeiling().toMillis())))) {
+          return;
+        }
       } catch (IOException | RuntimeException e) {
         failures++;
-        sleepQuietly(Math.min(30_000, 500L << failures));
+        if (pauseQuietly(Math.min(30_000, 500L << failures))) {
+          return;
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -370,11 +465,13 @@ final class HttpExchange implements ClientTransport.Exchange {
     }
   }
 
-  private static void sleepQuietly(long millis) {
+  /** Waits like {@link #pause}, keeping an interrupt for the caller; true when it should stop. */
+  private boolean pauseQuietly(long millis) {
     try {
-      Thread.sleep(millis);
+      return pause(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return true;
     }
   }
 }

@@ -15,9 +15,11 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
 import dev.keel.mcp.core.jsonrpc.RequestId;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -89,6 +91,11 @@ final class Inbound implements ClientTransport.Receiver {
   void close() {
     questions.cancelAll("the client closed");
     handlerThreads.shutdownNow();
+  }
+
+  /** Waits until every handler thread has ended (after {@link #close()}). */
+  boolean awaitHandlers(Duration within) throws InterruptedException {
+    return handlerThreads.awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** Returns how many of the server's questions are being answered. */

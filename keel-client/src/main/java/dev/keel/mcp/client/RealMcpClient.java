@@ -100,6 +100,21 @@ final class RealMcpClient implements McpClient {
     return tasks;
   }
 
+  /** Returns how many requests wait for an answer; for tests in this package. */
+  int pendingRequests() {
+    return exchanges.pending().size();
+  }
+
+  /** Returns how many of the server's questions are being answered; for tests. */
+  int questionsInFlight() {
+    return inbound.questionsInFlight();
+  }
+
+  /** Waits until the handler threads have ended (after close); for tests in this package. */
+  boolean awaitHandlers(Duration within) throws InterruptedException {
+    return inbound.awaitHandlers(within);
+  }
+
   @Override
   public Era era() {
     return state.era;

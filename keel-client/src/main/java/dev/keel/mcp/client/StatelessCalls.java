@@ -5,6 +5,7 @@ import dev.keel.mcp.client.internal.ToolCatalog;
 import dev.keel.mcp.core.ErrorCodes;
 import dev.keel.mcp.core.McpException;
 import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.RequestTimeoutException;
 import dev.keel.mcp.core.Text;
 import java.time.Duration;
 import java.util.Map;
@@ -63,11 +64,19 @@ final class StatelessCalls {
       if (requestState != null) {
         sent.put("requestState", requestState);
       }
+      if (responses != null && System.nanoTime() - deadline >= 0) {
+        // the host answered after the call's deadline: the call has timed out, and a round
+        // sent now would run it on, past the caller's timeout
+        throw new RequestTimeoutException(method, timeout);
+      }
       Duration left = Duration.ofNanos(Math.max(1_000_000L, deadline - System.nanoTime()));
       JsonNode result;
       try {
         result = exchanges.stateless(method, sent, left, listener, toolSchema(method, base),
             withTasks);
+      } catch (RequestTimeoutException e) {
+        // named with the caller's timeout, not with what was left of it for this round
+        throw new RequestTimeoutException(method, timeout);
       } catch (McpException e) {
         if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION && !versionRetried
             && LegacyCalls.idempotent(method)) {

@@ -16,7 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Each message is a POST; a request's answer comes as JSON or as an SSE stream, read on a
  * client thread. A legacy session's id is captured from the {@code initialize} answer and sent on
  * every later request; a stream that breaks after carrying event ids is resumed with GET and
- * {@code Last-Event-ID} after the server's {@code retry} (never sooner than a floor). Redirects are
+ * {@code Last-Event-ID} after the server's {@code retry} (never sooner than a floor; a request
+ * whose server asks for more than 60 s fails, the listening stream waits 60 s). Redirects are
  * never followed, so no credential reaches another origin. Bodies, SSE events and gzip are
  * bounded. Closing sends DELETE for a legacy session.
  *
@@ -50,6 +55,8 @@ public final class StreamableHttpTransport implements ClientTransport {
   private final HttpExchange.Limits limits;
   private final JsonRpcCodec codec;
   private final ExecutorService readers = ClientThreads.newExecutor("keel-http-client");
+  /** The request exchanges being read: closing the transport ends each one. */
+  private final Set<HttpExchange> live = ConcurrentHashMap.newKeySet();
   private final ReentrantLock sessionLock = new ReentrantLock();
   private final Capabilities capabilities;
   private volatile Receiver receiver;
@@ -66,7 +73,7 @@ public final class StreamableHttpTransport implements ClientTransport {
     this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER).build();
     this.limits = new HttpExchange.Limits(b.maxEventBytes, b.maxBodyBytes, b.retryFloor,
-        b.maxReconnects);
+        b.retryCeiling, b.maxReconnects);
     this.codec = new JsonRpcCodec(McpJson.standard());
     // Per-request streams (SSE or JSON answers), the version header; the listening stream
     // unless the builder turned it off. Sessions are named by the server (Mcp-Session-Id).
@@ -107,7 +114,19 @@ public final class StreamableHttpTransport implements ClientTransport {
     }
     HttpExchange exchange = new HttpExchange(this, http, codec, limits, receiver, call, session,
         sentEpoch);
-    readers.execute(() -> exchange.run(request));
+    live.add(exchange);
+    try {
+      readers.execute(() -> {
+        try {
+          exchange.run(request);
+        } finally {
+          live.remove(exchange);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      live.remove(exchange);
+      throw new TransportException("the transport is closed", 0, e);
+    }
     return exchange;
   }
 
@@ -300,6 +319,16 @@ public final class StreamableHttpTransport implements ClientTransport {
     return closed;
   }
 
+  /** Returns how many request exchanges are still being read: 0 once every one has ended. */
+  int liveExchanges() {
+    return live.size();
+  }
+
+  /** Waits until every reader thread has ended (after close); true when they have. */
+  boolean awaitReaders(Duration within) throws InterruptedException {
+    return readers.awaitTermination(within.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -321,7 +350,28 @@ public final class StreamableHttpTransport implements ClientTransport {
     if (session != null) {
       delete(session);
     }
+    // The interrupt of shutdownNow does not end a read blocked in the JDK's response body (a
+    // stream that went quiet would stay open, its reader with it); abort() closes the stream.
+    // An aborted exchange reports nothing, so its caller hears that the client closed.
+    for (HttpExchange exchange : live) {
+      exchange.abort();
+    }
     readers.shutdownNow();
+    shutDownHttpClient();
+  }
+
+  /**
+   * Ends the {@link HttpClient}'s own threads (its selector and workers). {@code shutdownNow}
+   * exists from JDK 21; on JDK 17 they end when the client is collected.
+   */
+  private void shutDownHttpClient() {
+    try {
+      HttpClient.class.getMethod("shutdownNow").invoke(http);
+    } catch (NoSuchMethodException e) {
+      // JDK 17: nothing to call
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      LOG.debug("could not shut the HTTP client down: {}", Text.safe(String.valueOf(e)));
+    }
   }
 
   /**
@@ -360,6 +410,7 @@ public final class StreamableHttpTransport implements ClientTransport {
     private int maxEventBytes = 4 * 1024 * 1024;
     private long maxBodyBytes = 16L * 1024 * 1024;
     private Duration retryFloor = Duration.ofMillis(100);
+    private Duration retryCeiling = Duration.ofSeconds(60);
     private int maxReconnects = 5;
     private boolean listeningStream = true;
 
@@ -436,6 +487,12 @@ public final class StreamableHttpTransport implements ClientTransport {
     /** Sets the shortest wait before resuming a stream, whatever {@code retry} says. */
     public Builder retryFloor(Duration value) {
       this.retryFloor = Objects.requireNonNull(value, "retryFloor");
+      return this;
+    }
+
+    /** Sets the longest wait a server's {@code retry} gets (60 s); for tests in this package. */
+    Builder retryCeiling(Duration value) {
+      this.retryCeiling = Objects.requireNonNull(value, "retryCeiling");
       return this;
     }
 

@@ -35,6 +35,12 @@ public final class ErrorCodes {
   public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
   /** 2025-11-25: a URL-mode elicitation must complete first. */
   public static final int URL_ELICITATION_REQUIRED = -32042;
+  /**
+   * Keel: the server's operator cancelled the request (the code LSP gives a cancelled request).
+   * A client's own cancel gets no answer; this one does, so the waiting client learns of it,
+   * and a Keel client turns it into {@link RequestCancelledException}.
+   */
+  public static final int REQUEST_CANCELLED = -32800;
 
   private ErrorCodes() {}
 }

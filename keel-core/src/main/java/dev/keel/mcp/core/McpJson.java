@@ -9,6 +9,7 @@ import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -27,6 +28,7 @@ public final class McpJson {
 
   private final JsonLimits limits;
   private final JsonMapper mapper;
+  private final ObjectReader peerReader;
 
   private McpJson(JsonLimits limits) {
     this.limits = limits;
@@ -46,6 +48,9 @@ public final class McpJson {
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
+    // What a peer wrote is read with finite numbers only (FiniteNumbers says why); Keel's own
+    // values keep the mapper's defaults.
+    this.peerReader = mapper.reader().with(new FiniteNumbers());
   }
 
   /** Returns a mapper that enforces the given limits on everything it reads. */
@@ -56,6 +61,16 @@ public final class McpJson {
   /** Returns the shared instance with the default limits. */
   public static McpJson standard() {
     return STANDARD;
+  }
+
+  /**
+   * Reads a peer's JSON text as a tree under this mapper's limits, refusing numbers beyond a
+   * double's range.
+   *
+   * @throws tools.jackson.core.JacksonException when it is not JSON or breaks a limit
+   */
+  public JsonNode readPeerTree(byte[] bytes) {
+    return peerReader.readTree(bytes);
   }
 
   /** Returns the limits this mapper enforces. */

@@ -1,5 +1,6 @@
 package dev.keel.mcp.http;
 
+import dev.keel.mcp.http.internal.ConnectionBounds;
 import dev.keel.mcp.http.internal.ContainerErrors;
 import dev.keel.mcp.server.McpServer;
 import java.net.InetAddress;
@@ -12,6 +13,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -26,6 +28,13 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *   http.join();
  * }
  * }</pre>
+ *
+ * <p>Every connection is bounded, so that clients that are slow on purpose hold no more than
+ * their connections, and not for long: a request head must arrive within {@link
+ * Builder#headerTimeout} (20 s), a body within {@link Builder#bodyTimeout} (30 s), a client must
+ * take a response's bytes within {@link Builder#writeTimeout} (30 s), a connection with nothing
+ * to do is closed after {@link Builder#idleTimeout} (5 minutes), and past {@link
+ * Builder#maxConnections} (10,000) new connections wait in the operating system's accept queue.
  */
 public final class McpHttpServer implements AutoCloseable {
 
@@ -34,13 +43,18 @@ public final class McpHttpServer implements AutoCloseable {
   private final String host;
   private final int port;
   private final String path;
+  private final String consolePath;
+  private final ConnectionBounds bounds;
 
-  private McpHttpServer(Server jetty, McpServlet servlet, String host, int port, String path) {
+  private McpHttpServer(Server jetty, McpServlet servlet, String host, int port, String path,
+      String consolePath, ConnectionBounds bounds) {
     this.jetty = jetty;
+    this.bounds = bounds;
     this.servlet = servlet;
     this.host = host;
     this.port = port;
     this.path = path;
+    this.consolePath = consolePath;
   }
 
   /** Returns a builder for a server of {@code server}. */
@@ -64,6 +78,18 @@ public final class McpHttpServer implements AutoCloseable {
     return URI.create("http://" + h + ":" + port + path);
   }
 
+  /**
+   * Returns the operator console's address, such as {@code http://127.0.0.1:8765/console/},
+   * when one was configured ({@link Builder#console}).
+   */
+  public java.util.Optional<URI> console() {
+    if (consolePath == null) {
+      return java.util.Optional.empty();
+    }
+    String h = host.contains(":") ? "[" + host + "]" : host;
+    return java.util.Optional.of(URI.create("http://" + h + ":" + port + consolePath));
+  }
+
   private URI reachableEndpoint() {
     try {
       InetAddress bound = InetAddress.getByName(host);
@@ -80,6 +106,14 @@ public final class McpHttpServer implements AutoCloseable {
   /** Returns the servlet, for its stream count. */
   public McpServlet servlet() {
     return servlet;
+  }
+
+  /**
+   * Returns how many client connections are open now (accepted and not yet closed), idle ones
+   * included; connections waiting in the accept queue are not counted.
+   */
+  public int openConnections() {
+    return bounds.openConnections();
   }
 
   /** Blocks until the server stops. */
@@ -99,14 +133,20 @@ public final class McpHttpServer implements AutoCloseable {
 
   /** Builds and starts a {@link McpHttpServer}. */
   public static final class Builder {
+    private static final int ACCEPT_QUEUE = 1024;
     private final McpServer server;
     private String host = "127.0.0.1";
     private int port = 0;
     private String path = "/mcp";
     private Duration idleTimeout = Duration.ofMinutes(5);
+    private Duration headerTimeout = Duration.ofSeconds(20);
+    private Duration bodyTimeout = Duration.ofSeconds(30);
+    private Duration writeTimeout = Duration.ofSeconds(30);
+    private int maxConnections = 10_000;
     private int maxThreads = 200;
     private Consumer<McpServlet.Builder> customizer = b -> { };
     private URI clusterAddress;
+    private dev.keel.mcp.http.console.Console console;
 
     private Builder(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");
@@ -133,9 +173,71 @@ public final class McpHttpServer implements AutoCloseable {
       return this;
     }
 
-    /** Sets how long an idle connection stays open (default 5 minutes). */
+    /**
+     * Sets how long a connection may pass no bytes in either direction before it is closed
+     * (default 5 minutes): a kept-alive connection between requests, or a request whose handler
+     * runs without writing. Open SSE streams are written to at every keep-alive ({@code
+     * McpServlet.Builder.keepAlive}, 15 s), so this must be longer than that, and longer than
+     * the handler timeout of a tool whose client does not accept SSE.
+     */
     public Builder idleTimeout(Duration value) {
-      this.idleTimeout = Objects.requireNonNull(value, "idleTimeout");
+      requirePositive(value, "idleTimeout");
+      this.idleTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets how long a request head (request line and headers) may take to arrive (default
+     * 20 s); a connection whose head is not complete by then is closed without an answer. On a
+     * new connection the time counts from its opening, so a connection that never sends
+     * anything (half-open) is closed then too; on a kept-alive connection it counts from the
+     * first byte of the next request, and one that sends nothing is left to {@link
+     * #idleTimeout}. The idle timeout alone would never close a head sent a byte at a time
+     * (slow-loris): every byte restarts it.
+     */
+    public Builder headerTimeout(Duration value) {
+      requirePositive(value, "headerTimeout");
+      this.headerTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets how long a POST body may take to arrive once its head has (default 30 s); a body
+     * still incomplete then is answered 408 and its connection closed. It is the servlet's
+     * {@code McpServlet.Builder.bodyTimeout}: a value set there through {@link #servlet} wins.
+     */
+    public Builder bodyTimeout(Duration value) {
+      requirePositive(value, "bodyTimeout");
+      this.bodyTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets how long a response write may wait on a client that takes none of its bytes
+     * (default 30 s): a client that stops reading a response or an SSE stream is disconnected
+     * once the socket's buffers are full and no byte has moved for this long, and its stream is
+     * released as for any disconnect (a request that cannot be resumed is cancelled). A slow
+     * client that keeps reading is not cut off, however long a large response takes. Until
+     * then, whoever writes to that stream (a notification's sender) waits, at most this long.
+     */
+    public Builder writeTimeout(Duration value) {
+      requirePositive(value, "writeTimeout");
+      this.writeTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets the most client connections open at once (default 10,000). At the limit the server
+     * stops accepting: new connections wait in the operating system's accept queue (up to
+     * 1,024, then they are refused) until an open one closes, while the open ones are served
+     * as before. Idle, half-open and slow connections count too, so the header, body, write
+     * and idle timeouts are what frees the places an attacker takes.
+     */
+    public Builder maxConnections(int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("maxConnections must be positive: " + value);
+      }
+      this.maxConnections = value;
       return this;
     }
 
@@ -151,7 +253,19 @@ public final class McpHttpServer implements AutoCloseable {
       return this;
     }
 
-    /** Adjusts the servlet's options (origins, authenticator, limits, sessions, …). */
+    /**
+     * Serves the operator console too, under its own path and with its own operators'
+     * credentials; it applies the MCP endpoint's Origin and Host rules.
+     */
+    public Builder console(dev.keel.mcp.http.console.Console value) {
+      this.console = Objects.requireNonNull(value, "console");
+      return this;
+    }
+
+    /**
+     * Adjusts the servlet's options (origins, authenticator, limits, sessions, …). It runs after
+     * this builder's own settings are applied, so what it sets wins (the body timeout).
+     */
     public Builder servlet(Consumer<McpServlet.Builder> value) {
       this.customizer = Objects.requireNonNull(value, "servlet");
       return this;
@@ -164,7 +278,7 @@ public final class McpHttpServer implements AutoCloseable {
      */
     public McpHttpServer start() {
       McpServlet.Builder sb = McpServlet.builder(server).path(path).healthPath("/health")
-          .loopbackOnly(isLoopback(host));
+          .loopbackOnly(isLoopback(host)).bodyTimeout(bodyTimeout);
       customizer.accept(sb);
       McpServlet servlet = sb.build();
       QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
@@ -181,17 +295,33 @@ public final class McpHttpServer implements AutoCloseable {
       connector.setHost(host);
       connector.setPort(port);
       connector.setIdleTimeout(idleTimeout.toMillis());
+      // Java's default backlog is 50: past maxConnections, a burst of honest clients should
+      // wait in the kernel rather than be refused.
+      connector.setAcceptQueueSize(ACCEPT_QUEUE);
+      ConnectionBounds bounds = new ConnectionBounds(headerTimeout, writeTimeout);
+      connector.addEventListener(bounds);
       jetty.addConnector(connector);
+      jetty.addBean(new NetworkConnectionLimit(maxConnections, jetty));
       ServletContextHandler context = new ServletContextHandler();
       context.setContextPath("/");
       ServletHolder holder = new ServletHolder("mcp", servlet);
       holder.setAsyncSupported(true);
       context.addServlet(holder, "/*");
+      if (console != null) {
+        if (console.path().startsWith(path + "/") || console.path().equals(path + "/")) {
+          throw new IllegalStateException("the console path " + console.path()
+              + " must not lie under the MCP endpoint " + path);
+        }
+        ServletHolder operators = new ServletHolder("keel-console",
+            console.servlet(server, sb.origins(), sb.hosts(), sb.loopback()));
+        operators.setAsyncSupported(true);
+        context.addServlet(operators, console.path() + "*");
+      }
       // Refusals Jetty makes itself are JSON-RPC errors too, never its HTML pages that echo
       // the request URI and name the server.
       context.setErrorHandler(ContainerErrors.forContext());
       jetty.setErrorHandler(ContainerErrors.forServer());
-      jetty.setHandler(context);
+      jetty.setHandler(bounds.wrap(context));
       jetty.setStopAtShutdown(false);
       try {
         jetty.start();
@@ -205,7 +335,7 @@ public final class McpHttpServer implements AutoCloseable {
             + e.getMessage(), e);
       }
       McpHttpServer made = new McpHttpServer(jetty, servlet, host, connector.getLocalPort(),
-          path);
+          path, console == null ? null : console.path(), bounds);
       if (server.engine().cluster().shared()) {
         // the other nodes forward this node's sessions here from now on
         server.engine().cluster().join(clusterAddress != null ? clusterAddress
@@ -222,6 +352,13 @@ public final class McpHttpServer implements AutoCloseable {
     public Builder clusterAddress(URI value) {
       this.clusterAddress = Objects.requireNonNull(value, "clusterAddress");
       return this;
+    }
+
+    private static void requirePositive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
     }
 
     private static boolean isLoopback(String host) {

@@ -291,6 +291,21 @@ public final class McpServlet extends HttpServlet {
       return new McpServlet(new HttpTransport(server.engine(), options));
     }
 
+    /** The origins allowed, for a console that must apply the same rule. */
+    Set<String> origins() {
+      return Set.copyOf(allowedOrigins);
+    }
+
+    /** The hosts allowed, for a console that must apply the same rule. */
+    Set<String> hosts() {
+      return Set.copyOf(allowedHosts);
+    }
+
+    /** Whether the server is reachable only on loopback. */
+    boolean loopback() {
+      return loopbackOnly;
+    }
+
     private static void requirePositive(Duration value, String name) {
       Objects.requireNonNull(value, name);
       if (value.isNegative() || value.isZero()) {

@@ -90,6 +90,13 @@ public interface McpServer extends AutoCloseable {
   /** Returns live counts for operators: sessions, in-flight requests, streams, cancellations. */
   ServerMetrics metrics();
 
+  /**
+   * Returns the operator's view: live sessions, in-flight requests, tasks, subscriptions,
+   * errors and a rolling history of calls, plus cancel actions that take the client's own
+   * cancellation paths. Meant for an operator console, never for MCP clients.
+   */
+  ServerOperations operations();
+
   /** Returns the transport-facing engine. */
   ServerEngine engine();
 

@@ -27,6 +27,9 @@ import dev.keel.mcp.server.internal.registry.PromptEntry;
 import dev.keel.mcp.server.internal.registry.ResourceEntry;
 import dev.keel.mcp.core.schema.LoggingLevel;
 import dev.keel.mcp.server.internal.metrics.ServerCounters;
+import dev.keel.mcp.server.internal.operations.InFlightTable;
+import dev.keel.mcp.server.internal.operations.Pulse;
+import dev.keel.mcp.server.internal.operations.RealServerOperations;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.internal.session.SessionOwnerRegistry;
 import dev.keel.mcp.server.internal.session.SessionTable;
@@ -68,6 +71,7 @@ final class RealMcpServer implements McpServer, ServerEngine {
   private final ClusterLink link;
   private final int maxSessions;
   private final int maxSessionsPerPrincipal;
+  private final ServerOperations operations;
   private volatile boolean listening;
 
   RealMcpServer(Builder b) {
@@ -128,7 +132,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
         schemas, info, capabilities(registry), b.instructions, b.pageSize,
         b.clientRequestTimeout, b.defaultLogLevel, b.handlerTimeout, counters, timer,
         new RequestStateSealer(requestStateKeys(b), b.requestStateTtl, Clock.systemUTC(), json),
-        b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0]);
+        b.maxInputRounds, Map.copyOf(b.cacheHints), subscriptions, tasks[0],
+        new InFlightTable(), new Pulse());
+    this.operations = new RealServerOperations(core);
     this.dispatcher = new Dispatcher(core,
         new dev.keel.mcp.server.internal.metrics.Observing(b.observers));
     this.admissions = new Semaphore(b.maxInFlightRequests);
@@ -151,6 +157,9 @@ final class RealMcpServer implements McpServer, ServerEngine {
     long sweep = Math.max(50, Math.min(b.sessionIdleTimeout.toMillis() / 4, 30_000));
     timer.scheduleWithFixedDelay(() -> sessions.evictIdle(System.nanoTime()), sweep, sweep,
         TimeUnit.MILLISECONDS);
+    // the in-flight line of the operator's chart: one reading a second
+    timer.scheduleAtFixedRate(() -> core.pulse().inFlight(core.counters().inFlightRequests()),
+        1, 1, TimeUnit.SECONDS);
     if (link.shared()) {
       // listings lapse after the idle timeout unless the node that holds them renews them
       long renew = Math.max(100, Math.min(b.sessionIdleTimeout.toMillis() / 3, 10_000));
@@ -227,6 +236,11 @@ final class RealMcpServer implements McpServer, ServerEngine {
   @Override
   public ServerMetrics metrics() {
     return core.counters();
+  }
+
+  @Override
+  public ServerOperations operations() {
+    return operations;
   }
 
   @Override
@@ -341,8 +355,11 @@ final class RealMcpServer implements McpServer, ServerEngine {
     dev.keel.mcp.server.internal.metrics.Observing.Started observed =
         dispatcher.observeInitialize(Edge.of(existing, principal,
             dev.keel.mcp.core.protocol.Era.LEGACY), request);
+    long started = System.nanoTime();
     InitializeOutcome outcome = initializeNow(principal, request, existing);
     observed.end(Optional.ofNullable(outcome.response()), false);
+    core.pulse().ended(System.nanoTime() - started,
+        outcome.response() instanceof JsonRpcErrorResponse e ? e.error().code() : null);
     return outcome;
   }
 

@@ -57,8 +57,11 @@ public final class SlowStatements {
         }
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         ArrayNode list = out.putArray("statements");
-        try (PreparedStatement p = c.prepareStatement("SELECT query, calls, total_exec_time, "
-            + "mean_exec_time, max_exec_time, rows, shared_blks_hit, shared_blks_read FROM "
+        // texts cut on the server: other roles' statements can be of any length, and the
+        // driver holds a whole fetch of them at once
+        try (PreparedStatement p = c.prepareStatement("SELECT left(query, " + (maxChars + 1)
+            + "), calls, total_exec_time, mean_exec_time, max_exec_time, rows, shared_blks_hit, "
+            + "shared_blks_read, char_length(query) FROM "
             + schema + ".pg_stat_statements WHERE dbid = (SELECT oid FROM pg_catalog.pg_database "
             + "WHERE datname = current_database()) ORDER BY " + order + " DESC LIMIT ?")) {
           p.setInt(1, rows);
@@ -66,9 +69,10 @@ public final class SlowStatements {
             while (rs.next()) {
               ObjectNode s = list.addObject();
               String text = rs.getString(1);
-              if (text != null && text.length() > maxChars) {
-                text = text.substring(0, maxChars) + "...[cut: " + (text.length() - maxChars)
-                    + " more characters]";
+              long length = rs.getLong(9);
+              if (text != null && length > maxChars) {
+                text = text.substring(0, Math.min(maxChars, text.length())) + "...[cut: "
+                    + (length - maxChars) + " more characters]";
               }
               s.put("query", text);
               s.put("calls", rs.getLong(2));

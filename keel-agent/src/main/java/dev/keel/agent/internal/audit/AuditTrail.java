@@ -12,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.List;
+import dev.keel.agent.AuditedStatement;
 import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,17 +37,23 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AuditTrail implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
-  private static final AuditTrail OFF = new AuditTrail(null, null, null);
+  private static final AuditTrail OFF = new AuditTrail(null, null, null, null);
+  /** How many decisions {@link #recent()} keeps. */
+  public static final int RECENT = 200;
+  /** Where {@link #recent()} cuts a statement. */
+  public static final int RECENT_CHARS = 500;
 
   private final Path file;
   private final Writer out;
   private final AuditTableSink table;
+  private final RecentStatements recent;
   private boolean failed;
 
-  private AuditTrail(Path file, Writer out, AuditTableSink table) {
+  private AuditTrail(Path file, Writer out, AuditTableSink table, RecentStatements recent) {
     this.file = file;
     this.out = out;
     this.table = table;
+    this.recent = recent;
   }
 
   /** Returns a trail that records nothing. */
@@ -64,15 +72,13 @@ public final class AuditTrail implements AutoCloseable {
 
   /**
    * Returns a trail appending to {@code file} (created when missing) and writing to
-   * {@code table}; either may be null.
+   * {@code table}; either may be null. Either way it keeps the last {@link #RECENT} decisions
+   * in memory ({@link #recent()}).
    *
    * @throws UncheckedIOException naming the file when it cannot be opened
    * @throws IllegalStateException naming the table when it cannot be used
    */
   public static AuditTrail of(Path file, AuditTable table) {
-    if (file == null && table == null) {
-      return OFF;
-    }
     Writer out = null;
     if (file != null) {
       try {
@@ -87,7 +93,8 @@ public final class AuditTrail implements AutoCloseable {
       }
     }
     try {
-      return new AuditTrail(file, out, table == null ? null : AuditTableSink.start(table));
+      return new AuditTrail(file, out, table == null ? null : AuditTableSink.start(table),
+          new RecentStatements(RECENT, RECENT_CHARS));
     } catch (RuntimeException e) {
       if (out != null) {
         try {
@@ -100,9 +107,14 @@ public final class AuditTrail implements AutoCloseable {
     }
   }
 
-  /** Returns true when this trail writes somewhere. */
+  /** Returns true when this trail records somewhere (a file, a table or its memory). */
   public boolean enabled() {
-    return out != null || table != null;
+    return out != null || table != null || recent != null;
+  }
+
+  /** Returns the last decisions, newest first; empty for a trail that records nothing. */
+  public List<AuditedStatement> recent() {
+    return recent == null ? List.of() : recent.newestFirst();
   }
 
   /** Writes one decision. */
@@ -111,6 +123,12 @@ public final class AuditTrail implements AutoCloseable {
       return;
     }
     Instant now = Instant.now();
+    if (recent != null) {
+      recent.add(now, entry);
+    }
+    if (out == null && table == null) {
+      return;
+    }
     String digest = entry.statement() == null ? null : digest(entry.statement());
     if (table != null) {
       table.offer(new AuditTableSink.Row(now, entry, digest));

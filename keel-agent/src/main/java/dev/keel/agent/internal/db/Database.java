@@ -95,10 +95,9 @@ public final class Database implements AutoCloseable {
         s.execute("GRANT SELECT ON SCHEMA public TO keel_reader");
       }
       HikariDataSource reads = pool("keel-agent-read", url, "keel_reader", readerPassword,
-          limits.poolSize(), true, Dialect.H2, "public");
-      HikariDataSource writes = writable
-          ? pool("keel-agent-write", url, "sa", adminPassword, 2, false, Dialect.H2, "public")
-          : null;
+          limits.poolSize(), true, Dialect.H2, "public", limits);
+      HikariDataSource writes = writable ? pool("keel-agent-write", url, "sa", adminPassword, 2,
+          false, Dialect.H2, "public", limits) : null;
       return new Database(Dialect.H2, reads, writes, keepAlive, "public", true);
     } catch (SQLException | RuntimeException e) {
       closeQuietly(keepAlive);
@@ -119,10 +118,17 @@ public final class Database implements AutoCloseable {
     try {
       String exposed = dialect == Dialect.SQLITE ? SqlitePins.schema(schema)
           : schema != null ? schema : currentSchema(url, user, password);
+      String bound = dialect == Dialect.POSTGRESQL ? "maxResultBuffer"
+          : dialect == Dialect.MYSQL ? "maxAllowedPacket" : null;
+      if (bound != null && url.toLowerCase(java.util.Locale.ROOT)
+          .contains(bound.toLowerCase(java.util.Locale.ROOT))) {
+        throw new IllegalArgumentException("the JDBC URL sets " + bound + "; the agent sets it "
+            + "from its limits (remove it from the URL)");
+      }
       reads = pool("keel-agent-read", url, user, password, limits.poolSize(), true, dialect,
-          exposed);
-      writes = writable
-          ? pool("keel-agent-write", url, user, password, 2, false, dialect, exposed) : null;
+          exposed, limits);
+      writes = writable ? pool("keel-agent-write", url, user, password, 2, false, dialect,
+          exposed, limits) : null;
       return new Database(dialect, reads, writes, null, exposed, false);
     } catch (SQLException | RuntimeException e) {
       if (reads != null) {
@@ -152,8 +158,20 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * The most bytes of rows the driver may hold at once, checked before it reads a row, so one
+   * huge row fails instead of filling the heap: pgjdbc's {@code maxResultBuffer} (the rows of
+   * one fetch), and on MySQL and MariaDB both drivers' {@code maxAllowedPacket} (one packet, so
+   * one row; the runner reads their rows one at a time). Within it: one fetch of the query
+   * tool's rows, which the runner sizes to a few times the result's byte limit, and a plan or
+   * catalog row; more would be cut by the byte limit anyway.
+   */
+  public static long maxResultBuffer(AgentLimits limits) {
+    return Math.min(Integer.MAX_VALUE, 4 * limits.maxResultBytes() + (1 << 20));
+  }
+
   private static HikariDataSource pool(String name, String url, String user, String password,
-      int size, boolean readOnly, Dialect dialect, String schema) {
+      int size, boolean readOnly, Dialect dialect, String schema, AgentLimits limits) {
     HikariConfig config = new HikariConfig();
     config.setPoolName(name);
     config.setJdbcUrl(url);
@@ -171,6 +189,10 @@ public final class Database implements AutoCloseable {
       // as a start-up parameter too: the driver otherwise sets its own name, which only the
       // first DISCARD ALL would replace with the one in the options
       config.addDataSourceProperty("ApplicationName", name);
+      config.addDataSourceProperty("maxResultBuffer", String.valueOf(maxResultBuffer(limits)));
+    } else if (dialect == Dialect.MYSQL) {
+      config.addDataSourceProperty("maxAllowedPacket",
+          String.valueOf(maxResultBuffer(limits)));
     }
     SessionPins.apply(config, dialect, schema, readOnly);
     return new HikariDataSource(config);

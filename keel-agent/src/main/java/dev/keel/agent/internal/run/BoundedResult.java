@@ -110,6 +110,14 @@ final class BoundedResult {
     return result;
   }
 
+  /** Marks {@code result} as cut for a reason found after its rows were read. */
+  static void serverCut(ObjectNode result, String why) {
+    String before = result.path("truncation").asString("");
+    result.put("truncated", true);
+    result.put("truncation", before.isEmpty() ? "TRUNCATED: " + why + "."
+        : before.substring(0, before.length() - 1) + "; " + why + ".");
+  }
+
   /** Puts a row of server-capped values back together (see {@link ValueCaps}). */
   private void capped(ResultSet rs, ArrayNode row) throws SQLException {
     int k = 1;

@@ -23,9 +23,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -51,7 +54,21 @@ public final class QueryRunner {
   /** How long a request waits for its worker after the statement was told to stop. */
   static final long GRACE_MILLIS = 500;
 
+  /** Why an embedded H2 statement was stopped by {@link H2MemoryGuard}. */
+  static final String LOW_MEMORY = "Stopped before the agent's memory ran out: the embedded H2 "
+      + "database holds what a statement sorts, groups, collects or recurses over in the agent's "
+      + "own memory; narrow it (a WHERE clause, fewer rows to sort, an end to the recursion)";
+
   private static final ExecutorService WORKERS = HandlerThreads.newExecutor("keel-agent-sql");
+
+  /**
+   * Embedded H2 statements run on platform threads even where handlers are virtual: the memory
+   * guard tells the statement that fills the heap from a quick one by what each thread
+   * allocated, which the JVM counts for platform threads only. H2 also synchronizes on its
+   * session inside every statement, which would pin a virtual thread's carrier on 21 to 23.
+   * Admission bounds how many run at once, so the pool needs no bound of its own.
+   */
+  static final ExecutorService H2_WORKERS = h2Workers();
 
   private static final ScheduledExecutorService TIMER = timer();
 
@@ -69,6 +86,16 @@ public final class QueryRunner {
     this.budget = new TimeBudget(limits.cost().timeBudgetPerMinute());
     this.quotas = new Quotas(limits.cost().queriesPerMinute(), limits.cost().rowsPerMinute(),
         System::nanoTime);
+  }
+
+  private static ExecutorService h2Workers() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+        new SynchronousQueue<>(), r -> {
+          Thread t = new Thread(r, "keel-agent-h2-" + count.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private static ScheduledExecutorService timer() {
@@ -166,14 +193,49 @@ public final class QueryRunner {
         canceller.running(p);
         prepare(p, params, rows, caps == null ? 1 : caps.width());
         token.throwIfCancelled();
+        ObjectNode out;
         try (ResultSet rs = p.executeQuery()) {
-          return new BoundedResult(rows, limits.maxResultBytes(), limits.maxCellChars(), token,
+          out = new BoundedResult(rows, limits.maxResultBytes(), limits.maxCellChars(), token,
               caps).read(rs);
         }
+        if (db.dialect() == Dialect.MYSQL && hasNull(out)) {
+          noteValuesTheServerDropped(c, out);
+        }
+        return out;
       }
     });
     quotas.rows(ctx.principal().fingerprint(), result.path("rowCount").asLong(0));
     return result;
+  }
+
+  /**
+   * MySQL and MariaDB answer a string function whose result would exceed the server's
+   * {@code max_allowed_packet} with NULL and a warning (1301); the result says so instead of
+   * passing the NULL off as the value. Asked only when a NULL came back, right after the
+   * statement, whose warnings the server keeps until the next one.
+   */
+  private static void noteValuesTheServerDropped(Connection c, ObjectNode result)
+      throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet w = s.executeQuery("SHOW WARNINGS")) {
+      while (w.next()) {
+        if (w.getInt(2) == 1301) {
+          BoundedResult.serverCut(result, "a value was larger than the server's "
+              + "max_allowed_packet and came back as NULL");
+          return;
+        }
+      }
+    }
+  }
+
+  private static boolean hasNull(ObjectNode result) {
+    for (JsonNode row : result.path("rows")) {
+      for (JsonNode value : row) {
+        if (value.isNull()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Runs {@code EXPLAIN} of a checked query: plan lines are short, so values are not capped. */
@@ -296,6 +358,7 @@ public final class QueryRunner {
     }
     CompletableFuture<T> result = new CompletableFuture<>();
     AtomicBoolean timedOut = new AtomicBoolean();
+    AtomicBoolean lowMemory = new AtomicBoolean();
     CompletableFuture<Void> stopped = new CompletableFuture<>();
     // the principal's time budget: the statement may run for what is left, at most the timeout
     TimeBudget.Grant grant = budget.reserve(ctx.principal().fingerprint(),
@@ -303,9 +366,10 @@ public final class QueryRunner {
     long timeoutMillis = Math.max(1, grant.timeout().toMillis());
     Admission held = admission.retain();
     try {
-      WORKERS.execute(() -> {
+      (db.dialect() == Dialect.H2 ? H2_WORKERS : WORKERS).execute(() -> {
         try (held; grant) {
-          result.complete(onConnection(write, work, token, timedOut, stopped, timeoutMillis));
+          result.complete(onConnection(write, work, token, timedOut, lowMemory, stopped,
+              timeoutMillis));
         } catch (Throwable e) {
           result.completeExceptionally(e);
         }
@@ -316,7 +380,7 @@ public final class QueryRunner {
       throw new QueryFailedException("The agent is shutting down");
     }
     try {
-      return await(result, stopped, timedOut, token);
+      return await(result, stopped, timedOut, lowMemory, token);
     } catch (QueryFailedException e) {
       // stopped by the timer or by the server's own statement_timeout, whichever came first
       if (grant.limitedByBudget() && (timedOut.get()
@@ -328,10 +392,16 @@ public final class QueryRunner {
   }
 
   private <T> T onConnection(boolean write, Work<T> work, CancellationToken token,
-      AtomicBoolean timedOut, CompletableFuture<Void> stopped, long timeoutMillis)
-      throws SQLException {
+      AtomicBoolean timedOut, AtomicBoolean lowMemory, CompletableFuture<Void> stopped,
+      long timeoutMillis) throws SQLException {
     Connection c = (write ? db.writes() : db.reads()).getConnection();
     Canceller canceller = new Canceller(db.dialect(), c);
+    // an embedded H2 holds its intermediate results in this JVM's heap
+    H2MemoryGuard.Watch memory = db.dialect() != Dialect.H2 ? null : H2MemoryGuard.watch(() -> {
+      lowMemory.set(true);
+      canceller.cancel();
+      stopped.complete(null);
+    });
     ScheduledFuture<?> timer = TIMER.schedule(() -> {
       timedOut.set(true);
       canceller.cancel();
@@ -342,12 +412,20 @@ public final class QueryRunner {
       canceller.cancel();
       stopped.complete(null);
     })) {
+      if (db.dialect() == Dialect.POSTGRESQL) {
+        // before the first statement: the driver reads errors and notices whole, and an error
+        // can quote a value of any size
+        PgMessageCap.install(c);
+      }
       begin(c, write, timeoutMillis);
       T value = work.run(c, canceller, token);
       ended = true;
       return value;
     } finally {
       timer.cancel(false);
+      if (memory != null) {
+        memory.close();
+      }
       boolean interrupted = Thread.interrupted();
       if (canceller.fired() || !ended && c.isClosed()) {
         db.evict(c, write);
@@ -370,7 +448,7 @@ public final class QueryRunner {
    * cancellation), for a short grace more.
    */
   private <T> T await(CompletableFuture<T> result, CompletableFuture<Void> stopped,
-      AtomicBoolean timedOut, CancellationToken token) {
+      AtomicBoolean timedOut, AtomicBoolean lowMemory, CancellationToken token) {
     try {
       try {
         CompletableFuture.anyOf(result, stopped).get();
@@ -379,16 +457,20 @@ public final class QueryRunner {
       }
       if (!result.isDone()) {
         try {
-          return unwrap(result, GRACE_MILLIS, timedOut, token);
+          return unwrap(result, GRACE_MILLIS, timedOut, lowMemory, token);
         } catch (TimeoutException e) {
           if (token.isCancelled()) {
             throw new RequestCancelledException(token.reason());
+          }
+          if (lowMemory.get()) {
+            throw new QueryFailedException(LOW_MEMORY + " (the database is still winding it "
+                + "down)");
           }
           throw new QueryFailedException("The statement was stopped: it ran longer than the "
               + "statement timeout (the database is still winding it down)");
         }
       }
-      return unwrap(result, 0, timedOut, token);
+      return unwrap(result, 0, timedOut, lowMemory, token);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RequestCancelledException(token.reason());
@@ -398,7 +480,8 @@ public final class QueryRunner {
   }
 
   private <T> T unwrap(CompletableFuture<T> result, long waitMillis, AtomicBoolean timedOut,
-      CancellationToken token) throws TimeoutException, InterruptedException {
+      AtomicBoolean lowMemory, CancellationToken token)
+      throws TimeoutException, InterruptedException {
     try {
       return waitMillis > 0 ? result.get(waitMillis, TimeUnit.MILLISECONDS) : result.get();
     } catch (ExecutionException e) {
@@ -408,6 +491,9 @@ public final class QueryRunner {
       }
       if (cause instanceof SQLException sql) {
         LOG.debug("statement failed: {}", sql.toString());
+        if (lowMemory.get()) {
+          return rethrow(new QueryFailedException(LOW_MEMORY));
+        }
         if (timedOut.get()) {
           return rethrow(new QueryFailedException("The statement was stopped: it ran longer "
               + "than the statement timeout"));
@@ -449,9 +535,20 @@ public final class QueryRunner {
       p.setMaxRows(maxRows + 1);
       long rowBytes = Math.max(1, (long) width * limits.maxCellChars() * 4);
       long fit = Math.max(1, 4 * limits.maxResultBytes() / rowBytes);
-      p.setFetchSize((int) Math.min(Math.min(maxRows + 1, 256), fit));
+      p.setFetchSize(db.dialect() == Dialect.MYSQL ? mysqlFetchSize(p)
+          : (int) Math.min(Math.min(maxRows + 1, 256), fit));
     }
     bindAll(p, params);
+  }
+
+  /**
+   * One row at a time: a MySQL or MariaDB row is bounded only by the driver's packet limit, and
+   * the server pushes rows without being asked, so holding one costs no round trip. MySQL's
+   * driver streams only at {@code Integer.MIN_VALUE} (any other size reads the whole result).
+   */
+  private static int mysqlFetchSize(PreparedStatement p) throws SQLException {
+    return p.getConnection().isWrapperFor(org.mariadb.jdbc.Connection.class) ? 1
+        : Integer.MIN_VALUE;
   }
 
   private static void bindAll(PreparedStatement p, List<JsonNode> params) throws SQLException {

@@ -18,6 +18,10 @@ final class SqlErrors {
   private SqlErrors() {}
 
   static String message(SQLException e) {
+    String size = tooLarge(e);
+    if (size != null) {
+      return size;
+    }
     if (e instanceof org.sqlite.SQLiteException sqlite) {
       return SqliteErrors.message(sqlite);
     }
@@ -67,6 +71,42 @@ final class SqlErrors {
     }
     return "The database refused the query (SQLState " + (state.isEmpty() ? "unknown" : state)
         + ")";
+  }
+
+  /**
+   * The driver stopped reading because the database sent more than the agent holds at once
+   * (a row over pgjdbc's {@code maxResultBuffer}, another message over {@link PgMessageCap}'s
+   * cap); the connection is closed by then.
+   */
+  private static String tooLarge(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PgMessageCap.TooLarge) {
+        return "Refused while reading the answer: " + t.getMessage();
+      }
+      // MariaDB's and MySQL's drivers check every packet (a row is one) against
+      // maxAllowedPacket before reading it
+      if (t instanceof org.mariadb.jdbc.export.MaxAllowedPacketException
+          || t instanceof com.mysql.cj.exceptions.CJPacketTooBigException
+          || t instanceof com.mysql.cj.jdbc.exceptions.PacketTooBigException) {
+        return "Refused while reading the answer: the database sent a row larger than the "
+            + "agent reads at once; select fewer or narrower columns, or cut long values "
+            + "(LEFT(), SUBSTRING())";
+      }
+      if (t instanceof SQLException s && s.getMessage() != null
+          && s.getMessage().startsWith("Result set exceeded maxResultBuffer limit")) {
+        return "Refused while reading the answer: the database sent more than the agent reads "
+            + "at once (" + fetched(s.getMessage()) + "); select fewer or narrower columns, or "
+            + "cut long values (left(), substr())";
+      }
+    }
+    return null;
+  }
+
+  /** "Received: N; Current limit: M", the driver's words, as the caller reads them. */
+  private static String fetched(String message) {
+    java.util.regex.Matcher m = java.util.regex.Pattern
+        .compile("Received:\\s*(\\d+);\\s*Current limit:\\s*(\\d+)").matcher(message);
+    return m.find() ? "more than " + m.group(2) + " bytes in one fetch" : "one fetch";
   }
 
   /** Returns the database's message without hints, details, positions or echoed statements. */

@@ -219,6 +219,9 @@ public final class QueryCheck {
     if (dialect == Dialect.SQLITE) {
       SqliteTraps.check(tokens);
     }
+    if (dialect == Dialect.H2) {
+      H2Traps.check(tokens);
+    }
     checkTypes(tokens, wholeTables);
     CanonicalSql canonical = CanonicalSql.of(sql, tokens, lexer);
     String text = canonical.text();
@@ -406,7 +409,8 @@ public final class QueryCheck {
     return bytes;
   }
 
-  private static int closing(List<SqlToken> tokens, int open) {
+  /** Returns the index of the parenthesis that closes the one at {@code open}. */
+  static int closing(List<SqlToken> tokens, int open) {
     int depth = 0;
     for (int k = open; k < tokens.size(); k++) {
       if (tokens.get(k).is("(")) {

@@ -32,6 +32,9 @@ public final class SseReader {
   private int limit;
   private String lastEventId;
   private Long retryMillis;
+  // The last line ended in CR: an LF that comes next belongs to it. Remembered rather than read
+  // ahead for, so a CR-ended event is dispatched without waiting for the server's next bytes.
+  private boolean afterCr;
 
   /** Creates a reader refusing events over {@code maxEventBytes}. */
   public SseReader(InputStream in, int maxEventBytes) {
@@ -121,7 +124,10 @@ public final class SseReader {
   }
 
   private static Long parseRetry(String value, Long previous) {
-    if (value.isEmpty() || value.length() > 9 || !value.chars().allMatch(Character::isDigit)) {
+    // ASCII digits only, as the event-stream rules say: Character.isDigit would take other
+    // scripts' digits too, which parseLong accepts
+    if (value.isEmpty() || value.length() > 9
+        || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return previous;
     }
     return Long.parseLong(value);
@@ -139,6 +145,13 @@ public final class SseReader {
           return line == null ? null : line.toString(StandardCharsets.UTF_8);
         }
       }
+      if (afterCr) {
+        afterCr = false;
+        if (buffer[pos] == '\n') {
+          pos++;
+          continue;
+        }
+      }
       int start = pos;
       while (pos < limit && buffer[pos] != '\n' && buffer[pos] != '\r') {
         pos++;
@@ -151,20 +164,7 @@ public final class SseReader {
         throw new TransportException("an SSE line exceeded " + maxEventBytes + " bytes");
       }
       if (pos < limit) {
-        byte end = buffer[pos++];
-        if (end == '\r') {
-          if (pos == limit) {
-            limit = in.read(buffer);
-            pos = 0;
-            if (limit <= 0) {
-              limit = 0;
-              return line.toString(StandardCharsets.UTF_8);
-            }
-          }
-          if (buffer[pos] == '\n') {
-            pos++;
-          }
-        }
+        afterCr = buffer[pos++] == '\r';
         return line.toString(StandardCharsets.UTF_8);
       }
     }

@@ -146,12 +146,18 @@ public final class OutboundRequests {
      * @return the result member of the response
      * @throws McpException when the peer answered with a JSON-RPC error
      * @throws RequestTimeoutException after {@code timeout}
-     * @throws RequestCancelledException when the token was tripped or the thread interrupted
+     * @throws RequestCancelledException when the token was tripped, the thread interrupted or
+     *     the peer answered that it cancelled the request itself
      * @throws ConnectionClosedException when the table was closed
      */
     public JsonNode await(String method, Duration timeout, CancellationToken token) {
       try (CancellationToken.Registration ignored = token.onCancel(() -> future.cancel(false))) {
         JsonRpcMessage answer = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (answer instanceof JsonRpcErrorResponse error
+            && error.error().code() == dev.keel.mcp.core.ErrorCodes.REQUEST_CANCELLED) {
+          // the peer stopped the work itself (an operator's cancel): ended as a cancel here
+          throw new RequestCancelledException(Text.safe(error.error().message()));
+        }
         if (answer instanceof JsonRpcErrorResponse error) {
           // the peer's text: escaped and capped before it becomes an exception message
           throw new McpException(error.error().code(), Text.safe(error.error().message()),

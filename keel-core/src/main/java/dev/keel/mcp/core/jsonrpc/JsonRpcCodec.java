@@ -43,7 +43,7 @@ public final class JsonRpcCodec {
     }
     JsonNode tree;
     try {
-      tree = json.mapper().readTree(bytes);
+      tree = json.readPeerTree(bytes);
     } catch (StreamConstraintsException e) {
       throw new InvalidMessageException(PARSE_ERROR, "Parse error: " + limitName(e), null);
     } catch (JacksonException e) {
@@ -148,6 +148,9 @@ public final class JsonRpcCodec {
     }
     if (message.contains("Number value length")) {
       return "number too long";
+    }
+    if (message.contains("Number value out of range")) {
+      return "number out of range";
     }
     return "message too large";
   }

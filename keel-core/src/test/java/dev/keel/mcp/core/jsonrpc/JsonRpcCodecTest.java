@@ -32,6 +32,28 @@ class JsonRpcCodecTest {
     return rejection(codec, text);
   }
 
+  /**
+   * Found by JsonRpcCodecFuzzTest in the first minute of its long run: a number beyond a
+   * double's range, such as {@code 1e400}, became Infinity, which is no JSON value and is
+   * written back as the string "Infinity", so a message changed type on its way through. It is
+   * refused as out of range.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"1e400", "-1e400", "666e665204", "1.5E+309"})
+  void aNumberBeyondADoublesRangeIsAParseError(String number) {
+    InvalidMessageException e = rejection("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\","
+        + "\"params\":{\"n\":" + number + "}}");
+    assertThat(e.code()).isEqualTo(ErrorCodes.PARSE_ERROR);
+    assertThat(e.getMessage()).isEqualTo("Parse error: number out of range");
+  }
+
+  @Test
+  void largeButFiniteNumbersStillDecode() {
+    JsonRpcMessage m = codec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\","
+        + "\"params\":{\"n\":1.7e308,\"i\":123456789012345678901234567890}}");
+    assertThat(((JsonRpcRequest) m).params().get("n").asDouble()).isEqualTo(1.7e308);
+  }
+
   @Test
   void decodesARequestWithItsIdMethodAndParams() {
     JsonRpcMessage message =

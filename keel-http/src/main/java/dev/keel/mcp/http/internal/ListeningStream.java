@@ -68,7 +68,7 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
         return;
       }
       if (missed == null && resumable) {
-        writer.prime(context.events().append(streams.sessionId(), streamId, new byte[0]),
+        writer.prime(streams.append(context.events(), streamId, new byte[0]),
             context.retryMillis());
       } else {
         writer.flush();
@@ -98,7 +98,7 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
       if (closed.get()) {
         return false;
       }
-      String id = resumable ? context.events().append(streams.sessionId(), streamId, bytes) : null;
+      String id = resumable ? streams.append(context.events(), streamId, bytes) : null;
       writer.message(id, bytes);
       return true;
     } catch (IOException e) {
@@ -114,7 +114,11 @@ final class ListeningStream implements MessageStream, AsyncListener, KeepAlive.T
     if (closed.get()) {
       return;
     }
-    lock.lock();
+    // A held lock is a write under way: no keep-alive is due, and waiting would park a thread
+    // for as long as a client that does not read stalls that write.
+    if (!lock.tryLock()) {
+      return;
+    }
     try {
       writer.keepAlive();
     } catch (IOException e) {

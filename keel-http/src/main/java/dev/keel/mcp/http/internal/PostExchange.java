@@ -307,7 +307,12 @@ final class PostExchange implements RequestStream, AsyncListener, KeepAlive.Tick
 
   @Override
   public void tick() {
-    lock.lock();
+    // Held means a write is under way, so the stream is not silent and needs no keep-alive;
+    // waiting for it would park a transport thread every probe for as long as a client that
+    // does not read stalls that write (up to the write timeout).
+    if (!lock.tryLock()) {
+      return;
+    }
     try {
       if (finished) {
         return;
@@ -345,7 +350,7 @@ final class PostExchange implements RequestStream, AsyncListener, KeepAlive.Tick
     try {
       writer = SseResponses.open((HttpServletResponse) async.getResponse(), null);
       if (resumable) {
-        String id = context.events().append(streams.sessionId(), streamId, EMPTY);
+        String id = streams.append(context.events(), streamId, EMPTY);
         writer.prime(id, context.retryMillis());
       } else {
         writer.keepAlive();
@@ -356,7 +361,7 @@ final class PostExchange implements RequestStream, AsyncListener, KeepAlive.Tick
   }
 
   private void deliver(byte[] bytes) {
-    String id = resumable ? context.events().append(streams.sessionId(), streamId, bytes) : null;
+    String id = resumable ? streams.append(context.events(), streamId, bytes) : null;
     if (writer == null) {
       return;
     }

@@ -1,5 +1,6 @@
 package dev.keel.mcp.http.internal;
 
+import dev.keel.mcp.http.spi.EventStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,6 +17,8 @@ final class SessionStreams {
   private final AtomicLong counter = new AtomicLong();
   private final Map<String, PostExchange> requestStreams = new ConcurrentHashMap<>();
   private final AtomicReference<ListeningStream> listening = new AtomicReference<>();
+  /** Set by {@link #closeAll} before the session's events are forgotten. */
+  private volatile boolean closed;
 
   SessionStreams(String sessionId) {
     this.sessionId = sessionId;
@@ -61,8 +64,23 @@ final class SessionStreams {
     return requestStreams.size();
   }
 
+  /**
+   * Stores an event of one of this session's streams and returns its id. A stream may write
+   * after its session ended (it opened just as a DELETE or an expiry came, and was never in
+   * the lists {@link #closeAll} closes): the session's events are then forgotten again, since
+   * the forget the session's end ran may have come first and the event would outlive it.
+   */
+  String append(EventStore events, String streamId, byte[] data) {
+    String id = events.append(sessionId, streamId, data);
+    if (closed) {
+      events.forget(sessionId);
+    }
+    return id;
+  }
+
   /** Closes every connection of the session (DELETE, expiry, shutdown). */
   void closeAll(boolean sendRetry) {
+    closed = true;
     ListeningStream l = listening.getAndSet(null);
     if (l != null) {
       if (sendRetry) {

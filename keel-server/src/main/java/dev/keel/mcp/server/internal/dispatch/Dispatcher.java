@@ -20,6 +20,7 @@ import dev.keel.mcp.core.schema.InitializeResult;
 import dev.keel.mcp.server.InboundRequest;
 import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.internal.metrics.Observing;
+import dev.keel.mcp.server.internal.operations.InFlightTable;
 import dev.keel.mcp.server.internal.session.RealServerSession;
 import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.Edge;
@@ -263,12 +264,41 @@ public final class Dispatcher {
     }
   }
 
+  /** Tells the operator's charts that a request that arrived at {@code startNanos} ended. */
+  void pulse(long startNanos, Optional<JsonRpcMessage> answer) {
+    Integer code = answer.orElse(null) instanceof JsonRpcErrorResponse e
+        ? e.error().code() : null;
+    core.pulse().ended(System.nanoTime() - startNanos, code);
+  }
+
   /**
-   * Runs a routed request's handler on the calling thread and returns its answer (none when it
-   * was cancelled).
+   * Runs a routed request's handler on the calling thread and returns its answer: none when the
+   * client cancelled it, the cancelled error when the server's operator did (the client still
+   * waits for an answer then).
    */
   Optional<JsonRpcMessage> run(RequestView view, Edge edge, JsonRpcRequest request,
       RequestStream stream, Route route, CancellationSource source, long entry) {
+    String tool = route.tool() == null ? null : route.tool().tool().name();
+    InFlightTable.Entry running = core.inFlight().add(request.method(), tool,
+        edge.principal().id(), edge.era() == Era.MODERN,
+        view.session() == null ? null : view.session().id(), scopeOf(view, edge), request.id(),
+        source);
+    try {
+      Optional<JsonRpcMessage> answer = runHandler(view, edge, request, stream, route, source,
+          entry);
+      if (answer.isEmpty() && running.cancelledByOperator()) {
+        return Optional.of(error(view, request.id(), new McpException(
+            ErrorCodes.REQUEST_CANCELLED, "Request cancelled by the server's operator")));
+      }
+      return answer;
+    } finally {
+      core.inFlight().remove(running);
+    }
+  }
+
+  private Optional<JsonRpcMessage> runHandler(RequestView view, Edge edge,
+      JsonRpcRequest request, RequestStream stream, Route route, CancellationSource source,
+      long entry) {
     RealServerSession session = view.session();
     Principal principal = edge.principal();
     MethodHandler handler = route.handler();

@@ -49,6 +49,7 @@ public final class RealServerCall implements ServerCall {
   private final CancellationSource source;
   /** The cancellation registry's entry, or 0 when the call is not registered. */
   private final long entry;
+  private final long createdNanos = System.nanoTime();
 
   RealServerCall(Dispatcher dispatcher, Executor handlers, Admissions admissions, Edge edge,
       JsonRpcRequest request, Optional<JsonRpcMessage> immediate, RequestView view,
@@ -105,6 +106,7 @@ public final class RealServerCall implements ServerCall {
   public boolean start(RequestStream stream, boolean mayRunHere) {
     if (immediate != null) {
       dispatcher.observe(edge, request, view).end(immediate, false);
+      dispatcher.pulse(createdNanos, immediate);
       stream.finish(immediate);
       return true;
     }
@@ -116,6 +118,7 @@ public final class RealServerCall implements ServerCall {
           view.wire().error(new McpException(ErrorCodes.UNAUTHORIZED,
               "Forbidden: the call needs the scopes " + String.join(" ", missing)))));
       dispatcher.observe(edge, request, view).end(forbidden, false);
+      dispatcher.pulse(createdNanos, forbidden);
       stream.finish(forbidden);
       return true;
     }
@@ -158,6 +161,7 @@ public final class RealServerCall implements ServerCall {
       admissions.release();
       // Ended before the write: whatever the client sees has been observed.
       observed.end(answer, answer.isEmpty() && source.isCancelled());
+      dispatcher.pulse(createdNanos, answer);
       stream.finish(answer);
     }
   }

@@ -40,6 +40,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param cacheHints the cache hints of stateless results, by method
  * @param subscriptions the open subscriptions/listen streams
  * @param tasks the tasks, both eras
+ * @param inFlight the running requests, as the operator sees them
+ * @param pulse the recent traffic, for the operator's charts
  */
 public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry registry,
     SessionTable sessions, InboundRequests cancellations, JsonSchemaCompiler schemas,
@@ -47,4 +49,6 @@ public record ServerCore(McpJson json, JsonRpcCodec codec, FeatureRegistry regis
     Duration clientRequestTimeout, LoggingLevel defaultLogLevel, Duration handlerTimeout,
     ServerCounters counters, ScheduledExecutorService timer,
     RequestStateSealer requestStates, int maxInputRounds, Map<String, CacheHint> cacheHints,
-    SubscriptionRegistry subscriptions, TaskEngine tasks) {}
+    SubscriptionRegistry subscriptions, TaskEngine tasks,
+    dev.keel.mcp.server.internal.operations.InFlightTable inFlight,
+    dev.keel.mcp.server.internal.operations.Pulse pulse) {}

@@ -96,6 +96,7 @@ final class TaskMethods {
     }
     core.counters().taskCreated();
     TaskRun run = created.run();
+    core.tasks().describe(run.taskId(), entry.tool().name(), ctx.principal().id());
     RealRequestContext taskCtx = new RealRequestContext(core, dialect.taskView(ctx.view()),
         ctx.principal(), ctx.request(), dialect.stream(run), null, run.cancellation(), run,
         ctx.scope(), dialect.asking());

@@ -51,6 +51,7 @@ public final class RealServerSession implements ServerSession {
   private volatile LoggingLevel logLevel;
   private volatile boolean initialized;
   private volatile long lastActivityNanos = System.nanoTime();
+  private final long createdNanos = lastActivityNanos;
 
   RealServerSession(String id, Principal owner, boolean channel, LoggingLevel logLevel,
       ServerCounters counters, Consumer<RealServerSession> closer) {
@@ -80,6 +81,21 @@ public final class RealServerSession implements ServerSession {
   public void requestEnded() {
     inFlight.decrementAndGet();
     touch();
+  }
+
+  /** Returns how many of this session's requests run now. */
+  public int requestsRunning() {
+    return inFlight.get();
+  }
+
+  /** Returns the {@link System#nanoTime()} of the session's creation (or its restoring here). */
+  public long createdNanos() {
+    return createdNanos;
+  }
+
+  /** Returns how many resources the session is subscribed to. */
+  public int subscriptionCount() {
+    return subscriptions.size();
   }
 
   /** Returns true while a request runs or a request to the client is outstanding. */

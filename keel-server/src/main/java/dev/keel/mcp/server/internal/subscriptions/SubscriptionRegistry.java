@@ -48,6 +48,11 @@ public final class SubscriptionRegistry {
   private final int maxPerPrincipal;
   private final AtomicBoolean shutDown = new AtomicBoolean();
 
+  /** Returns the open subscriptions, for the operator's view. */
+  public java.util.List<Subscription> open() {
+    return java.util.List.copyOf(open);
+  }
+
   /** Creates a registry allowing {@code maxPerPrincipal} open subscriptions per principal. */
   public SubscriptionRegistry(int maxPerPrincipal) {
     this.maxPerPrincipal = maxPerPrincipal;

@@ -137,6 +137,41 @@ public final class TaskEngine {
   }
 
   /**
+   * What an operator sees of a task besides its stored state.
+   *
+   * @param taskId the task
+   * @param tool the tool it runs
+   * @param principal the name of the principal that created it
+   */
+  public record Described(String taskId, String tool, String principal) {}
+
+  /** The most tasks {@link #described()} remembers. */
+  public static final int DESCRIBED = 200;
+
+  private final Map<String, Described> described = new java.util.LinkedHashMap<>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Described> eldest) {
+      return size() > DESCRIBED;
+    }
+  };
+
+  /** Remembers which tool a task created here runs and who asked, for the operator. */
+  public void describe(String taskId, String tool, String principal) {
+    synchronized (described) {
+      described.put(taskId, new Described(taskId, tool, principal));
+    }
+  }
+
+  /** Returns the last {@link #DESCRIBED} tasks created here, oldest first. */
+  public List<Described> described() {
+    synchronized (described) {
+      return List.copyOf(described.values());
+    }
+  }
+
+  /**
    * The outcome of {@link #create}.
    *
    * @param run the run, or null when refused

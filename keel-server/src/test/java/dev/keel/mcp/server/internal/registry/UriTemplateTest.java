@@ -2,7 +2,9 @@ package dev.keel.mcp.server.internal.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -115,5 +117,36 @@ class UriTemplateTest {
     assertThat(template.variables()).isEmpty();
     assertThat(template.match("config://app.json")).contains(Map.of());
     assertThat(template.match("config://appxjson")).isEmpty();
+  }
+
+  /**
+   * Found by UriTemplateFuzzTest (a 178-second unit in CI): the URI is the client's, and a
+   * regular expression with several variables backtracks over every way to split it, so
+   * {@code {c}{D}{a}{s}{u}{tu}{t}{d}d} against 120 characters that never end in {@code d} took
+   * minutes, and {@code {a}-{b}-{c}} against a long run of dashes grows as its cube. Matching is
+   * now linear in the URI per variable. The timeout only catches a hang; the old code needs
+   * far longer than it on these inputs.
+   */
+  @Test
+  void aUriThatCannotMatchIsRefusedWithoutTryingEverySplit() {
+    String controls = "\u0003".repeat(120);
+    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+      assertThat(UriTemplate.parse("{c}{D}{a}{s}{u}{tu}{t}{d}d").match(controls)).isEmpty();
+      assertThat(UriTemplate.parse("x://{a}-{b}-{c}-{d}.json").match(
+          "x://" + "-".repeat(5000) + ".jsonx")).isEmpty();
+    });
+  }
+
+  @Test
+  void severalVariablesSplitAsTheLeftmostLongestMatch() {
+    UriTemplate template = UriTemplate.parse("x://{a}-{b}-{c}");
+
+    assertThat(template.match("x://1-2-3-4-5")).contains(Map.of("a", "1-2-3", "b", "4", "c", "5"));
+    assertThat(UriTemplate.parse("f:///{name}.{ext}").match("f:///a.tar.gz"))
+        .contains(Map.of("name", "a.tar", "ext", "gz"));
+    assertThat(UriTemplate.parse("{a}{b}").match("xyz")).contains(Map.of("a", "xy", "b", "z"));
+    assertThat(template.match("x://1-2-")).isEmpty();
+    assertThat(template.match("x://1/-2-3")).isEmpty();
+    assertThat(template.match("x://--")).isEmpty();
   }
 }
