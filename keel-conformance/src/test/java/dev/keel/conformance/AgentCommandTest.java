@@ -24,6 +24,7 @@ import tools.jackson.databind.JsonNode;
  * {@code ./keel call} lists the sources, calls the curated tool, and is held to the column
  * policy of the SQLite source, and every statement is a line of the {@code --audit-file}.
  */
+@OneJvm
 class AgentCommandTest {
 
   @Test

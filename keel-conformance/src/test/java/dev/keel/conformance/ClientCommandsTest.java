@@ -26,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * processes against the fixture server over HTTP (in this JVM, so the test can watch the server)
  * and over stdio (the server a subprocess of the command).
  */
+@OneJvm
 class ClientCommandsTest {
 
   private static McpServer server;

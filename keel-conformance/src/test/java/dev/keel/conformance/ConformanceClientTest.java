@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * error exit a scenario allows, when the client must refuse) and at least one check observed.
  * No scenario is listed as an expected failure.
  */
+@OneJvm
 class ConformanceClientTest {
 
   private static final Pattern SCORE =

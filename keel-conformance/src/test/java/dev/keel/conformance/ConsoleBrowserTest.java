@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * {@link RequestCancelledException}; the same for a task. Screenshots, light and dark, go to
  * {@code target/console-light.png} and {@code target/console-dark.png} (docs/console.md).
  */
+@OneJvm
 class ConsoleBrowserTest {
 
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server): elicitation forms from {@code --answer} flags, and roots (the current directory for a
  * stdio server, the {@code --root} directories for any server), in both eras.
  */
+@OneJvm
 class KeelCallHostTest {
 
   private static McpServer server;

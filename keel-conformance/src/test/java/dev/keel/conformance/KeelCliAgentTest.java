@@ -19,6 +19,7 @@ import tools.jackson.databind.JsonNode;
  * then holds that row only); {@code query} prints an aligned table with NULL shown and wide
  * cells cut, and {@code --json} the raw result.
  */
+@OneJvm
 class KeelCliAgentTest {
 
   @TempDir

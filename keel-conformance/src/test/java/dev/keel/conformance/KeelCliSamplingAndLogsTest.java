@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the server's log messages show per {@code -v}/{@code --log-level}, progress still shows, and
  * a silent call draws nothing on stderr.
  */
+@OneJvm
 class KeelCliSamplingAndLogsTest {
 
   @TempDir

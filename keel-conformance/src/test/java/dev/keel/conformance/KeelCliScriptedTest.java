@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a hint saying what to do). {@link KeelCliSamplingAndLogsTest} covers sampling and log
  * messages, {@link KeelCliAgentTest} the database agent.
  */
+@OneJvm
 class KeelCliScriptedTest {
 
   @TempDir

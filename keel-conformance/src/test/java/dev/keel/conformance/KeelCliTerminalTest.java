@@ -26,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * {@code -v}, and sees an elapsed-time spinner during a silent call, replaced by the progress bar
  * when progress comes, and gone once the result prints.
  */
+@OneJvm
 class KeelCliTerminalTest {
 
   private static final String FRAMES = "[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]";

@@ -20,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * over HTTP and stdio. The server serves its lists two entries a page, so every list is complete
  * only when the command followed the cursors. {@link KeelPromptCommandsTest} does the prompts.
  */
+@OneJvm
 class KeelListCommandsTest {
 
   @TempDir

@@ -29,6 +29,7 @@ import tools.jackson.databind.JsonNode;
  * part driven headlessly (the printed URL opened, the login form filled, the loopback redirect
  * followed), then {@code keel call} with the tokens it kept, and nothing secret printed.
  */
+@OneJvm
 class KeelLoginTest {
 
   private static AuthServerProcess authServer;

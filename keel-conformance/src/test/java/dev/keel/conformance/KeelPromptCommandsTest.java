@@ -23,6 +23,7 @@ import tools.jackson.databind.JsonNode;
  * the cursors); and images of a result (a prompt's, a tool's) saved to fresh files under
  * {@code --save-dir}.
  */
+@OneJvm
 class KeelPromptCommandsTest {
 
   @TempDir

@@ -22,6 +22,7 @@ import tools.jackson.databind.JsonNode;
  * scores as against {@code keel fixtures} (0.1.16 32/32; 0.2.0-alpha.12 37/37 with the 3
  * pending scenarios and the tasks extension), then Keel in Actuator's health and metrics.
  */
+@OneJvm
 class SpringBootConformanceTest {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -311,7 +311,8 @@ final class ConsoleServlet extends HttpServlet {
     if (bytes.length > MAX_BODY) {
       throw new IllegalArgumentException("body too large");
     }
-    JsonNode node = server.engine().codec().json().mapper().readTree(bytes);
+    // the peer reader: an operator's body gets the same depth and size limits as a client's
+    JsonNode node = server.engine().codec().json().readPeerTree(bytes);
     if (node == null || !node.isObject()) {
       throw new IllegalArgumentException("not an object");
     }
