@@ -77,4 +77,84 @@ class RequestStateSealerTest {
           digest)).isInstanceOf(McpException.class);
     }
   }
+
+  /** A clock the test moves. */
+  static final class MovableClock extends Clock {
+    long millis = 1_700_000_000_000L;
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return java.time.Instant.ofEpochMilli(millis);
+    }
+  }
+
+  /** A state opens up to the last millisecond of its time to live and never after it. */
+  @Test
+  void aStateOpensUntilItsTimeToLiveEndsAndNotAMillisecondLater() {
+    byte[] key = new byte[32];
+    Arrays.fill(key, (byte) 7);
+    MovableClock clock = new MovableClock();
+    RequestStateSealer sealer = new RequestStateSealer(RequestStateKeys.of(key, List.of()),
+        Duration.ofMinutes(5), clock, McpJson.standard());
+    String digest = RequestStateSealer.digest(McpJson.object());
+    StringNode sealed = StringNode.valueOf(
+        sealer.seal("alice", "tools/call", digest, 1, McpJson.object()));
+
+    clock.millis += Duration.ofMinutes(5).toMillis();
+    assertThat(sealer.open(sealed, "alice", "tools/call", digest).round()).isEqualTo(1);
+    clock.millis += 1;
+    assertThatThrownBy(() -> sealer.open(sealed, "alice", "tools/call", digest))
+        .isInstanceOf(McpException.class)
+        .satisfies(e -> assertThat(((McpException) e).code())
+            .isEqualTo(ErrorCodes.INVALID_PARAMS));
+  }
+
+  /** Sealed for one principal, method and params, a state opens for no other. */
+  @Test
+  void aStateOpensOnlyForItsPrincipalMethodAndParams() {
+    RequestStateSealer sealer = sealer();
+    String digest = RequestStateSealer.digest(McpJson.object().put("x", 1));
+    StringNode sealed = StringNode.valueOf(
+        sealer.seal("alice", "tools/call", digest, 1, McpJson.object()));
+    String other = RequestStateSealer.digest(McpJson.object().put("x", 2));
+
+    assertThatThrownBy(() -> sealer.open(sealed, "bob", "tools/call", digest))
+        .isInstanceOf(McpException.class);
+    assertThatThrownBy(() -> sealer.open(sealed, "alice", "prompts/get", digest))
+        .isInstanceOf(McpException.class);
+    assertThatThrownBy(() -> sealer.open(sealed, "alice", "tools/call", other))
+        .isInstanceOf(McpException.class);
+    assertThat(sealer.open(sealed, "alice", "tools/call", digest).round()).isEqualTo(1);
+  }
+
+  /**
+   * The params digest is of their meaning, not their spelling: members in another order, at any
+   * depth, are the same params, and the state's own members and {@code _meta} are not params.
+   */
+  @Test
+  void theParamsDigestIgnoresMemberOrderAndTheRoundTripMembers() {
+    ObjectNode one = McpJson.standard().parseObject(
+        "{\"name\":\"t\",\"arguments\":{\"a\":1,\"b\":[{\"y\":2,\"z\":3}]}}");
+    ObjectNode reordered = McpJson.standard().parseObject(
+        "{\"_meta\":{\"k\":1},\"requestState\":\"s\",\"inputResponses\":{},"
+            + "\"arguments\":{\"b\":[{\"z\":3,\"y\":2}],\"a\":1},\"name\":\"t\"}");
+    ObjectNode changed = McpJson.standard().parseObject(
+        "{\"name\":\"t\",\"arguments\":{\"a\":1,\"b\":[{\"y\":2,\"z\":4}]}}");
+    ObjectNode swapped = McpJson.standard().parseObject(
+        "{\"name\":\"t\",\"arguments\":{\"a\":1,\"b\":[{\"z\":3},{\"y\":2}]}}");
+
+    assertThat(RequestStateSealer.digest(reordered)).isEqualTo(RequestStateSealer.digest(one));
+    assertThat(RequestStateSealer.digest(changed)).isNotEqualTo(RequestStateSealer.digest(one));
+    assertThat(RequestStateSealer.digest(swapped)).isNotEqualTo(RequestStateSealer.digest(one));
+  }
 }

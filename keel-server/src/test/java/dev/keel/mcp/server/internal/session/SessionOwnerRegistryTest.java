@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class SessionOwnerRegistryTest {
 
@@ -270,6 +271,30 @@ class SessionOwnerRegistryTest {
       assertThat(aliceWon ^ bobWon).as("exactly one bind of %s succeeds", id).isTrue();
       assertThat(owners.ownedBy(id, aliceWon ? ALICE : BOB)).isTrue();
       assertThat(owners.ownedBy(id, aliceWon ? BOB : ALICE)).isFalse();
+    }
+  }
+
+  /**
+   * Every operation lets go of the table: a lock it kept would be reentrant for the thread that
+   * took it and block every other request thread (found by mutation testing, docs/reliability.md).
+   */
+  @Test
+  @Timeout(10)
+  void everyOperationLetsTheNextThreadIn() throws Exception {
+    SessionOwnerRegistry owners = new SessionOwnerRegistry(10, true);
+    List<Runnable> operations = List.of(
+        () -> owners.bind("session-1", ALICE),
+        () -> owners.bind("session-1", BOB),
+        () -> owners.ownedBy("session-1", ALICE),
+        () -> owners.authorizeAttach(CHANNEL, ALICE),
+        () -> owners.authorizeAttach(CHANNEL, BOB),
+        () -> owners.authorizeAttach("short", BOB),
+        () -> owners.size(),
+        () -> owners.forget("session-1"));
+    for (Runnable operation : operations) {
+      operation.run();
+      Future<Integer> other = executor.submit(owners::size);
+      assertThat(other.get(2, TimeUnit.SECONDS)).isBetween(0, 2);
     }
   }
 }
