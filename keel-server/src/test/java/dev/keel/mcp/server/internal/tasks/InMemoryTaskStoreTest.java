@@ -71,4 +71,85 @@ class InMemoryTaskStoreTest {
     assertThat(store.get("long")).isPresent();
     assertThat(store.byOwner("alice")).hasSize(1);
   }
+
+  @Test
+  void limitsMustBePositive() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new InMemoryTaskStore(0, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new InMemoryTaskStore(1, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(new InMemoryTaskStore(1, 1).size()).isZero();
+  }
+
+  @Test
+  void aTaskIdIsTakenOnce() {
+    InMemoryTaskStore store = new InMemoryTaskStore(10, 10);
+    StoredTask first = task("a", "alice", 60_000);
+    assertThat(store.create(first)).isTrue();
+    assertThat(store.create(task("a", "bob", 60_000))).isFalse();
+    assertThat(store.get("a")).contains(first);
+    assertThat(store.size()).isEqualTo(1);
+    assertThat(store.byOwner("bob")).isEmpty();
+  }
+
+  @Test
+  void removingATaskGivesItsOwnerThePlaceBackOneAtATime() {
+    InMemoryTaskStore store = new InMemoryTaskStore(10, 2);
+    store.create(task("a1", "alice", 60_000));
+    store.create(task("a2", "alice", 60_000));
+    assertThat(store.create(task("a3", "alice", 60_000))).isFalse();
+    store.remove("a1");
+    store.remove("a1"); // a second remove of the same task gives nothing back
+    store.remove("unknown");
+    assertThat(store.create(task("a3", "alice", 60_000))).isTrue();
+    assertThat(store.create(task("a4", "alice", 60_000))).isFalse();
+    store.remove("a2");
+    store.remove("a3");
+    assertThat(store.size()).isZero();
+    assertThat(store.create(task("a5", "alice", 60_000))).isTrue();
+    assertThat(store.create(task("a6", "alice", 60_000))).isTrue();
+    assertThat(store.create(task("a7", "alice", 60_000))).isFalse();
+  }
+
+  @Test
+  void expiredTasksGiveTheirOwnersThePlaceBack() {
+    InMemoryTaskStore store = new InMemoryTaskStore(10, 2);
+    store.create(task("a1", "alice", 1_000));
+    store.create(task("a2", "alice", 1_000));
+    store.create(task("b1", "bob", 1_000));
+    assertThat(store.removeExpired(T0.plusMillis(1_000))).containsExactly("a1", "a2", "b1");
+    assertThat(store.create(task("a3", "alice", 60_000))).isTrue();
+    assertThat(store.create(task("a4", "alice", 60_000))).isTrue();
+    assertThat(store.create(task("a5", "alice", 60_000))).isFalse();
+  }
+
+  @Test
+  void droppingAnEndedTaskForRoomCountsItsOwnerDown() {
+    InMemoryTaskStore store = new InMemoryTaskStore(2, 2);
+    store.create(task("b1", "bob", 60_000));
+    store.create(task("b2", "bob", 60_000));
+    end(store, "b1");
+    // the store is full: alice's task takes the place of bob's ended one
+    assertThat(store.create(task("a1", "alice", 60_000))).isTrue();
+    assertThat(store.get("b1")).isEmpty();
+    // bob now holds one task, so one more of his fits by his own limit once there is room
+    store.remove("a1");
+    assertThat(store.create(task("b3", "bob", 60_000))).isTrue();
+    assertThat(store.byOwner("bob")).extracting(StoredTask::taskId).containsExactly("b2", "b3");
+  }
+
+  @Test
+  void anUpdateNeverMovesATaskToAnotherIdOrOwner() {
+    InMemoryTaskStore store = new InMemoryTaskStore(10, 10);
+    store.create(task("a", "alice", 60_000));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> store.update("a", t -> task("a", "bob", 60_000)))
+        .isInstanceOf(IllegalArgumentException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> store.update("a", t -> task("b", "alice", 60_000)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(store.get("a").orElseThrow().owner()).isEqualTo("alice");
+    assertThat(store.get("b")).isEmpty();
+    assertThat(store.update("unknown", t -> t)).isEmpty();
+  }
 }
