@@ -220,4 +220,33 @@ class SessionPinsTest {
       return null;
     });
   }
+
+  @Test
+  void everyBlockReturnsWhatItsWorkReturned() {
+    assertThat(SessionPins.guarded(a, () -> { }, () -> "guarded")).isEqualTo("guarded");
+    assertThat(SessionPins.pinned(a, 1, () -> SessionPins.unpinned(a, () -> "unpinned")))
+        .isEqualTo("unpinned");
+  }
+
+  /**
+   * On a thread that held nothing before, ending a block must leave nothing behind: what an
+   * earlier test left on a pooled thread would hide a pin that outlived its block.
+   */
+  @Test
+  void aThreadThatHeldNothingHoldsNothingAfterItsBlocks() throws Exception {
+    List<String> ran = new ArrayList<>();
+    Long[] after = new Long[2];
+    Thread fresh = new Thread(() -> {
+      SessionPins.pinned(a, 3, () -> null);
+      after[0] = SessionPins.pinOf(a);
+      SessionPins.guarded(b, () -> ran.add("b"), () -> null);
+      SessionPins.check(b, 1);
+      SessionPins.pinned(a, 3, () -> SessionPins.unpinned(a, () -> null));
+      after[1] = SessionPins.pinOf(a);
+    });
+    fresh.start();
+    fresh.join(5_000);
+    assertThat(after).containsOnlyNulls();
+    assertThat(ran).isEmpty();
+  }
 }

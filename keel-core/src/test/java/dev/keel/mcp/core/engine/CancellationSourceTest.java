@@ -8,6 +8,7 @@ import dev.keel.mcp.core.RequestCancelledException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -297,5 +298,15 @@ class CancellationSourceTest {
     assertThat(none.isCancelled()).isFalse();
     assertThat(none.reason()).isNull();
     assertThat(ran).isFalse();
+  }
+
+  @Test
+  void closingAHandleLeavesTheSourceFreeForOtherThreads() throws Exception {
+    CancellationSource source = new CancellationSource();
+    source.onCancel(() -> { }).close();
+    CompletableFuture<Boolean> elsewhere =
+        CompletableFuture.supplyAsync(() -> source.cancel("from another thread"));
+    assertThat(elsewhere.get(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(source.cancel("again")).isFalse();
   }
 }

@@ -175,4 +175,21 @@ class InboundRequestsTest {
     assertThat(registry.cancelAllFor(null, "x")).isZero();
     assertThat(source.isCancelled()).isFalse();
   }
+
+  @Test
+  void cancelAllTripsEveryTokenOnceAndCountsOnlyThoseItTripped() {
+    CancellationSource a = source();
+    CancellationSource b = source();
+    CancellationSource already = source();
+    already.cancel("earlier");
+    registry.register("s1", RequestId.of(1), a);
+    registry.register("s2", RequestId.of(1), b);
+    registry.register("s2", RequestId.of(2), already);
+
+    assertThat(registry.cancelAll("shutting down")).isEqualTo(2);
+    assertThat(a.reason()).isEqualTo("shutting down");
+    assertThat(b.reason()).isEqualTo("shutting down");
+    assertThat(already.reason()).isEqualTo("earlier");
+    assertThat(registry.cancelAll("again")).isZero();
+  }
 }

@@ -335,4 +335,51 @@ class OutboundRequestsTest {
 
     await().atMost(Duration.ofSeconds(2)).until(waiter::isDone);
   }
+
+  @Test
+  void failEndsOnlyAWaitingRequestAndItsWaiterSeesTheFailure() {
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
+    assertThat(table.isWaiting(pending.id())).isTrue();
+    assertThat(table.isWaiting(null)).isFalse();
+    assertThat(table.isWaiting(RequestId.of(999))).isFalse();
+    assertThat(table.fail(null, new IllegalStateException("x"))).isFalse();
+    assertThat(table.fail(RequestId.of(999), new IllegalStateException("x"))).isFalse();
+
+    assertThat(table.fail(pending.id(), new IllegalStateException("stream broke"))).isTrue();
+    assertThat(table.isWaiting(pending.id())).isFalse();
+    assertThat(table.fail(pending.id(), new IllegalStateException("again"))).isFalse();
+    assertThatThrownBy(() -> pending.await("tools/call", LONG, CancellationToken.none()))
+        .isInstanceOf(IllegalStateException.class).hasMessage("stream broke");
+  }
+
+  @Test
+  void whenAnsweredCompletesWithTheResponse() throws Exception {
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
+    JsonRpcResponse response = new JsonRpcResponse(pending.id(),
+        JsonNodeFactory.instance.objectNode());
+    table.complete(response);
+    assertThat(pending.whenAnswered().toCompletableFuture().get(5, TimeUnit.SECONDS))
+        .isSameAs(response);
+  }
+
+  @Test
+  void anInterruptedWaiterWithoutAReasonSaysInterrupted() throws Exception {
+    OutboundRequests table = new OutboundRequests(10);
+    OutboundRequests.Pending pending = table.start();
+    CompletableFuture<String> message = new CompletableFuture<>();
+    Thread waiter = new Thread(() -> {
+      try {
+        pending.await("roots/list", LONG, new CancellationSource());
+      } catch (RequestCancelledException e) {
+        message.complete(e.getMessage());
+      }
+    });
+    waiter.start();
+    await().atMost(Duration.ofSeconds(5))
+        .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+    waiter.interrupt();
+    assertThat(message.get(5, TimeUnit.SECONDS)).contains("interrupted");
+  }
 }
