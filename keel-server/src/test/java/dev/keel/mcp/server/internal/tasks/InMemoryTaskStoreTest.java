@@ -152,4 +152,20 @@ class InMemoryTaskStoreTest {
     assertThat(store.get("b")).isEmpty();
     assertThat(store.update("unknown", t -> t)).isEmpty();
   }
+
+  @Test
+  void everyCallReleasesTheStoresLock() throws Exception {
+    InMemoryTaskStore store = new InMemoryTaskStore(10, 10);
+    store.create(task("a", "alice", 60_000));
+    store.remove("a");
+    store.size();
+    store.byOwner("alice");
+    store.removeExpired(T0);
+    store.update("a", t -> t);
+    store.get("a");
+    // another thread takes the same lock: it would wait forever on a lock left held
+    assertThat(java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> store.create(task("b", "bob", 60_000)))
+        .get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+  }
 }

@@ -402,4 +402,37 @@ class TaskEngineTest {
     assertThat(seen.get(0)).isEqualTo(new TaskEngine.Described("t5", "tool5", "alice"));
     assertThat(seen.get(seen.size() - 1).taskId()).isEqualTo("t204");
   }
+
+  @Test
+  void aRunWhoseBodyRecordedNothingStillEnds() throws Exception {
+    engine(10);
+    TaskEngine.Created c = engine.create("alice", null, true, null, false);
+    assertThat(engine.store()).isSameAs(store);
+    assertThat(engine.run(c.seed().taskId())).containsSame(c.run());
+    assertThat(engine.run("unknown")).isEmpty();
+    engine.start(c.run(), () -> { });
+    c.run().ended().get(5, TimeUnit.SECONDS);
+    await().atMost(Duration.ofSeconds(5)).until(() -> engine.running() == 0);
+    assertThat(engine.run(c.seed().taskId())).isEmpty();
+  }
+
+  @Test
+  void answersToALocalRunGoToItsHandlerAndNeverOverTheRelay() throws Exception {
+    engine(10);
+    TaskRun run = engine.create("alice", null, true, null, false).run();
+    java.util.concurrent.CompletableFuture<java.util.Map<String, tools.jackson.databind.JsonNode>>
+        got = java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> run.collect(java.util.Map.of("a", (ObjectNode) questions("a").get("a"),
+                "b", (ObjectNode) questions("b").get("b"))));
+    await().atMost(Duration.ofSeconds(5)).until(() ->
+        store.get(run.taskId()).orElseThrow().status() == TaskStatus.INPUT_REQUIRED);
+    ObjectNode a = McpJson.object();
+    a.putObject("a").put("action", "accept");
+    engine.answer(run.taskId(), a);
+    ObjectNode b = McpJson.object();
+    b.putObject("b").put("action", "accept");
+    engine.answerHere(run.taskId(), b);
+    assertThat(got.get(5, TimeUnit.SECONDS)).containsOnlyKeys("a", "b");
+    assertThat(relay.calls).isEmpty();
+  }
 }

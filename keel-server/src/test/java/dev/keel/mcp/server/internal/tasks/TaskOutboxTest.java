@@ -122,4 +122,19 @@ class TaskOutboxTest {
     assertThat(box.send(new JsonRpcNotification("notifications/message", null))).isFalse();
     assertThat(newer.got).hasSize(1);
   }
+
+  @Test
+  void everyStepReleasesTheOutboxLock() throws Exception {
+    TaskOutbox box = new TaskOutbox("t1");
+    Stream s = new Stream();
+    box.send(ask(1));
+    box.attach(s);
+    box.send(ask(2));
+    box.detach(s);
+    box.send(new JsonRpcNotification("notifications/message", null));
+    // another thread takes the same lock: it would wait forever on a lock left held
+    java.util.concurrent.CompletableFuture.runAsync(() -> box.attach(new Stream()))
+        .get(5, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(s.got).hasSize(2);
+  }
 }

@@ -240,4 +240,49 @@ class TaskRunTest {
     assertThat(run.sessionId()).isEqualTo("s1");
     assertThat(run.owner()).isEqualTo("alice");
   }
+
+  @Test
+  void aModernRunSaysSo() {
+    assertThat(run(true).modern()).isTrue();
+    assertThat(run(true).sessionId()).isNull();
+  }
+
+  @Test
+  void aCollectCancelledMeanwhileEndsWithTheCancelsReason() throws Exception {
+    TaskRun run = run(true);
+    CompletableFuture<Map<String, JsonNode>> got =
+        CompletableFuture.supplyAsync(() -> run.collect(Map.of("a", question("a?"))));
+    await().atMost(Duration.ofSeconds(5))
+        .until(() -> stored(run).status() == TaskStatus.INPUT_REQUIRED);
+    run.cancel("the user stopped it");
+    assertThat(got).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+        .havingCause().isInstanceOf(RequestCancelledException.class)
+        .withMessageContaining("the user stopped it");
+  }
+
+  @Test
+  void answersThatArriveAfterTheTokenTrippedAreNotHandedOver() throws Exception {
+    TaskRun run = run(true);
+    CompletableFuture<Map<String, JsonNode>> got =
+        CompletableFuture.supplyAsync(() -> run.collect(Map.of("a", question("a?"))));
+    await().atMost(Duration.ofSeconds(5))
+        .until(() -> stored(run).status() == TaskStatus.INPUT_REQUIRED);
+    // the token trips without waking the collector; the answer then wakes it
+    run.cancellation().cancel("tripped");
+    run.answer(accept("a"));
+    assertThat(got).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+        .havingCause().isInstanceOf(RequestCancelledException.class)
+        .withMessageContaining("tripped");
+  }
+
+  @Test
+  void everyStepReleasesTheRunsLock() throws Exception {
+    TaskRun run = run(false);
+    run.askingClient();
+    run.clientAnswered();
+    // another thread takes the same lock: it would wait forever on a lock left held
+    CompletableFuture<Void> other = CompletableFuture.runAsync(() -> run.answer(accept("x")));
+    other.get(5, TimeUnit.SECONDS);
+    CompletableFuture.runAsync(run::askingClient).get(5, TimeUnit.SECONDS);
+  }
 }
