@@ -179,4 +179,39 @@ class RefusedRequestsDoNothingTest {
     assertThat(r.body()).doesNotContain("counted");
     assertThat(calls).hasValue(0);
   }
+
+  @org.junit.jupiter.api.Test
+  void aCallOfAProtocolVersionNoServerSpeaksIsRefusedWithTheSupportedOnes() throws IOException {
+    String call = CALL.replace("2026-07-28", "2099-01-01");
+    RawHttp.Response r = send("POST", "/mcp", headers("MCP-Protocol-Version", "2099-01-01"),
+        call);
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body()).contains("2026-07-28").doesNotContain("counted");
+    assertThat(calls).hasValue(0);
+  }
+
+  /** API keys as {@code --api-key} sets them: the shortest key, any case of the scheme. */
+  @org.junit.jupiter.api.Test
+  void anApiKeyOfOneCharacterAuthenticatesAndABlankOneDoesNot() throws IOException {
+    McpHttpServer keyed = McpHttpServer.builder(server).port(0)
+        .servlet(b -> b.authenticator(new dev.keel.mcp.http.internal.BearerTokenAuthenticator(
+            Map.of("k", "alice"))))
+        .start();
+    try {
+      for (String auth : new String[] {"Bearer k", "bearer k", "Bearer  k "}) {
+        RawHttp.Response ok = RawHttp.exchange(keyed.port(), "POST", "/mcp",
+            headers("Authorization", auth), CALL);
+        assertThat(ok.status()).as(auth).isEqualTo(200);
+      }
+      for (String auth : new String[] {"Bearer ", "Bearer  ", "Bearer", "Basic k", "Bearerk",
+          "Bearer kk"}) {
+        RawHttp.Response refused = RawHttp.exchange(keyed.port(), "POST", "/mcp",
+            headers("Authorization", auth), CALL);
+        assertThat(refused.status()).as(auth).isEqualTo(401);
+      }
+      assertThat(calls).hasValue(3);
+    } finally {
+      keyed.close();
+    }
+  }
 }
