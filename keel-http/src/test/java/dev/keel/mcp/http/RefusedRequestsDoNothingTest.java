@@ -79,6 +79,15 @@ class RefusedRequestsDoNothingTest {
     return h;
   }
 
+  /**
+   * The tool was not called, and is not called a moment later either: a gate that answered
+   * and let the request go on would run it after its answer went out.
+   */
+  static void ranNothing() {
+    org.awaitility.Awaitility.await().during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2)).until(() -> calls.get() == 0);
+  }
+
   RawHttp.Response send(String method, String path, Map<String, String> headers, String body)
       throws IOException {
     return RawHttp.exchange(http.port(), method, path, headers, body);
@@ -98,7 +107,7 @@ class RefusedRequestsDoNothingTest {
     RawHttp.Response r = send("POST", path, headers(), CALL);
     assertThat(r.status()).isEqualTo(404);
     assertThat(r.body()).doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -108,14 +117,14 @@ class RefusedRequestsDoNothingTest {
     // 1.5 s rounds up, never down to 1 or to 0
     assertThat(r.header("retry-after")).isEqualTo("2");
     assertThat(r.body()).doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
   void aCallWithAnotherMethodIsRefusedAndRunsNothing() throws IOException {
     RawHttp.Response r = send("PUT", "/mcp", headers(), CALL);
     assertThat(r.status()).isEqualTo(405);
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -124,7 +133,7 @@ class RefusedRequestsDoNothingTest {
         CALL);
     assertThat(r.status()).isEqualTo(403);
     assertThat(r.body()).doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -132,7 +141,7 @@ class RefusedRequestsDoNothingTest {
     RawHttp.Response r = send("POST", "/mcp", headers("Content-Type", "text/plain"), CALL);
     assertThat(r.status()).isEqualTo(415);
     assertThat(r.body()).doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -141,7 +150,7 @@ class RefusedRequestsDoNothingTest {
         + "x".repeat(4096) + "\",");
     RawHttp.Response r = send("POST", "/mcp", headers(), padded);
     assertThat(r.status()).isEqualTo(413);
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -160,7 +169,7 @@ class RefusedRequestsDoNothingTest {
   void aCallThatAcceptsNeitherJsonNorSseIsRefusedAndRunsNothing() throws IOException {
     RawHttp.Response r = send("POST", "/mcp", headers("Accept", "text/html"), CALL);
     assertThat(r.status()).isEqualTo(406);
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -169,7 +178,7 @@ class RefusedRequestsDoNothingTest {
         CALL);
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body()).doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -177,7 +186,7 @@ class RefusedRequestsDoNothingTest {
     RawHttp.Response r = send("POST", "/mcp", headers("Mcp-Name", "other"), CALL);
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body()).doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   @org.junit.jupiter.api.Test
@@ -187,7 +196,7 @@ class RefusedRequestsDoNothingTest {
         call);
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body()).contains("2026-07-28").doesNotContain("counted");
-    assertThat(calls).hasValue(0);
+    ranNothing();
   }
 
   /** API keys as {@code --api-key} sets them: the shortest key, any case of the scheme. */
