@@ -118,6 +118,15 @@ class ControlFlowTest {
     JsonNode result = result(call("swallows_its_task"));
     assertThat(result.path("resultType").asString()).isEqualTo("task");
     assertThat(result.toString()).doesNotContain("swallowed");
+    // and the task runs the work the handler handed over
+    String taskId = result.findValue("taskId").asString();
+    ObjectNode get = JSON.parseObject("{\"taskId\":\"" + taskId + "\",\"_meta\":" + META
+        + "}");
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> {
+      JsonNode task = result(server.engine().handle(null, Principal.local(),
+          new JsonRpcRequest(RequestId.of(2), "tasks/get", get), CollectingStream.open()));
+      return task.toString().contains("from the task");
+    });
   }
 
   @Test
