@@ -202,4 +202,32 @@ class QueryCheckEdgesTest {
     assertThat(q.narrowed().get(0).begin()).isLessThan(q.narrowed().get(1).begin());
     assertThat(q.renamed()).isNotEmpty();
   }
+
+  /**
+   * A statement cut anywhere passes (some cuts are whole statements: {@code SELECT date} reads
+   * a column) or is refused with a reason; no check may read past its end and crash.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT 1::", "SELECT CAST", "SELECT CAST(", "SELECT CAST(1 AS", "SELECT CAST(1 AS integer",
+      "SELECT CAST((1) AS integer", "SELECT 1::pg_catalog.", "SELECT lower(", "SELECT x.",
+      "SELECT 1 FOR", "SELECT NEXT", "SELECT 1 OPERATOR(", "SELECT 1 OPERATOR(pg_catalog.",
+      "SELECT date", "SELECT a.b 'x'", "WITH", "WITH a AS", "WITH a AS (SELECT 1"})
+  void aStatementCutShortIsRefusedNeverCrashed(String sql) {
+    try {
+      ok(sql);
+    } catch (QueryRefusedException | StatementTooDeepException refused) {
+      assertThat(refused.getMessage()).isNotBlank();
+    }
+  }
+
+  @Test
+  void aParseErrorSaysWhereButNotWhatItSaw() {
+    String refusal = refusal("SELECT secret_column FROM WHERE");
+    assertThat(refusal).startsWith("The statement could not be parsed as one SQL query (near "
+        + "line 1, column ").endsWith(")");
+    assertThat(refusal).doesNotContain("secret_column");
+    // the parser reads the canonical one-line text, so the place is on line 1 of that
+    assertThat(refusal("SELECT 1\nFROM customers\nWHERE WHERE")).contains("near line 1, column");
+  }
 }
