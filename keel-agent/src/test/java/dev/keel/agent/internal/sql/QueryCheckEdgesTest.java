@@ -230,4 +230,19 @@ class QueryCheckEdgesTest {
     // the parser reads the canonical one-line text, so the place is on line 1 of that
     assertThat(refusal("SELECT 1\nFROM customers\nWHERE WHERE")).contains("near line 1, column");
   }
+
+  @Test
+  void aTableStatementOfARestrictedTableIsNarrowedFromItsKeyword() {
+    CheckedQuery q = ok("TABLE employees");
+    assertThat(q.narrowed()).hasSize(1);
+    CheckedQuery.Narrowed n = q.narrowed().get(0);
+    assertThat(n.statement()).isTrue();
+    assertThat(n.begin()).isZero();
+    assertThat(n.end()).isEqualTo(q.sql().length());
+    CheckedQuery qualified = ok("SELECT * FROM public.employees AS e");
+    assertThat(qualified.narrowed().get(0).statement()).isFalse();
+    assertThat(qualified.narrowed().get(0).alias()).isEqualTo("e");
+    assertThat(qualified.sql().substring(qualified.narrowed().get(0).begin(),
+        qualified.narrowed().get(0).end())).isEqualTo("public.employees AS e");
+  }
 }
