@@ -223,4 +223,29 @@ class RefusedRequestsDoNothingTest {
       keyed.close();
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void aSessionCallOfAnUnknownVersionIsRefusedAndRunsNothing() throws IOException {
+    Map<String, String> legacy = headers("MCP-Protocol-Version", null, "Mcp-Method", null,
+        "Mcp-Name", null);
+    RawHttp.Response init = send("POST", "/mcp", legacy, HttpGateTest.INIT);
+    assertThat(init.status()).isEqualTo(200);
+    String session = init.header("mcp-session-id");
+    Map<String, String> inSession = new LinkedHashMap<>(legacy);
+    inSession.put("Mcp-Session-Id", session);
+    inSession.put("MCP-Protocol-Version", "2025-11-25");
+    send("POST", "/mcp", inSession,
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    String call = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\","
+        + "\"params\":{\"name\":\"count\"}}";
+    RawHttp.Response runs = send("POST", "/mcp", inSession, call);
+    assertThat(runs.body()).contains("counted");
+    calls.set(0);
+
+    inSession.put("MCP-Protocol-Version", "1999-01-01");
+    RawHttp.Response r = send("POST", "/mcp", inSession, call);
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body()).doesNotContain("counted");
+    ranNothing();
+  }
 }

@@ -17,7 +17,7 @@ class OriginPolicyTest {
   @Test
   void aLoopbackBindAdmitsLoopbackHostsOnly() {
     for (String host : new String[] {"localhost", "localhost:8080", "127.0.0.1",
-        "127.0.0.1:1", "127.1.2.3", "[::1]", "[::1]:9000", "[0:0:0:0:0:0:0:1]", "LOCALHOST"}) {
+        "127.0.0.1:1", "127.1.2.3", "127.9.9.9", "[::1]", "[::1]:9000", "[0:0:0:0:0:0:0:1]", "LOCALHOST"}) {
       assertThat(LOOPBACK.admits(null, host)).as(host).isTrue();
     }
     for (String host : new String[] {"evil.example.com", "127.evil.com", "127.0.0.1.nip.io",
