@@ -373,4 +373,14 @@ class SessionTableTest {
       assertThat(session.subscribed(uri)).isFalse();
     }
   }
+
+  @Test
+  void closingOneOfTwoSessionsFreesExactlyOneOfThePrincipalsSlots() {
+    SessionTable table = table(10, 2, false);
+    RealServerSession first = create(table, ALICE);
+    create(table, ALICE);
+    first.close();
+    assertThat(table.create(ALICE, LoggingLevel.INFO)).isPresent();
+    assertThat(table.create(ALICE, LoggingLevel.INFO)).as("two open again").isEmpty();
+  }
 }
