@@ -145,7 +145,9 @@ class QueryCheckEdgesTest {
   void theEngineJudgeIsAskedAboutOperatorsWithTheirSchemaOnlyInsideOperator() {
     // the parser does not read OPERATOR(...); the judge has been asked before it runs
     tooDeep("SELECT 1 + 2, 3 OPERATOR(pg_catalog.*) 4, x.* FROM customers x");
-    assertThat(asked).contains("operator null.+", "operator pg_catalog.*");
+    tooDeep("SELECT 3 OPERATOR(\"PG_Catalog\".+) 4");
+    assertThat(asked).contains("operator null.+", "operator pg_catalog.*",
+        "operator PG_Catalog.+");
     assertThat(asked).noneMatch(a -> a.startsWith("operator null.::"));
     assertThat(refusal("SELECT 'a' @@@ 'b'")).isEqualTo("operator refused by the engine's catalog");
   }
