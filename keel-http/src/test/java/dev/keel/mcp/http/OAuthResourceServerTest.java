@@ -152,6 +152,10 @@ class OAuthResourceServerTest {
           URI.create("http://127.0.0.1:" + resource.getPort() + path)).GET().build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as(path).isEqualTo(200);
+      // JSON, and readable from a browser-based client on another origin (RFC 9728 is public)
+      assertThat(r.headers().firstValue("Content-Type")).get().asString()
+          .startsWith("application/json");
+      assertThat(r.headers().firstValue("Access-Control-Allow-Origin")).contains("*");
       JsonNode doc = McpJson.standard().parseObject(r.body());
       assertThat(doc.path("resource").asString()).isEqualTo(resource.toString());
       assertThat(doc.path("authorization_servers").get(0).asString())
