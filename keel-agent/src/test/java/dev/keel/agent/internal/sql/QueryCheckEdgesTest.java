@@ -247,4 +247,12 @@ class QueryCheckEdgesTest {
     assertThat(qualified.sql().substring(qualified.narrowed().get(0).begin(),
         qualified.narrowed().get(0).end())).isEqualTo("public.employees AS e");
   }
+
+  @Test
+  void aStringAfterAQualifiedNameIsAnAliasNotATypedLiteral() {
+    // "c.id 'n'" names a column and its alias; only a bare name before a string is a type
+    assertThatCode(() -> ok("SELECT c.id 'n' FROM customers c")).doesNotThrowAnyException();
+    assertThat(refusal("SELECT secrets 'n' FROM customers c"))
+        .startsWith("Casts and typed literals");
+  }
 }
