@@ -8,6 +8,8 @@ import dev.keel.mcp.server.ServerMetrics;
 import dev.keel.mcp.server.ServerOperations;
 import dev.keel.mcp.server.transport.HandlerThreads;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Everything a server holds for its clients, counted: the soak's pass condition is that each
@@ -207,6 +210,48 @@ final class SoakCensus {
       peak.merge("threads", (long) r.comparedThreads(), Math::max);
     }
     return peak;
+  }
+
+  /**
+   * Why each JDK HttpClient selector thread still runs: a selector ends once its client is
+   * unreachable and has nothing pending, so each is named with whether its client is still
+   * reachable and the pending counts that are not zero. Read from the JDK's internals (the
+   * module opens {@code jdk.internal.net.http} to its tests for this alone); a JDK whose
+   * internals differ is reported as not readable, never failed on.
+   */
+  static List<String> clientSelectors() {
+    List<String> out = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && kind(t.getName()).equals("HttpClient-N-SelectorManager")) {
+        out.add(t.getName() + ": " + selectorOwner(t));
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static String selectorOwner(Thread selector) {
+    try {
+      Field ownerField = selector.getClass().getDeclaredField("owner");
+      ownerField.setAccessible(true);
+      Object owner = ownerField.get(selector);
+      Field facadeField = owner.getClass().getDeclaredField("facadeRef");
+      facadeField.setAccessible(true);
+      boolean reachable = ((Reference<?>) facadeField.get(owner)).get() != null;
+      Map<String, Long> pending = new TreeMap<>();
+      for (Field f : owner.getClass().getDeclaredFields()) {
+        if (f.getName().startsWith("pending") && f.getType() == AtomicLong.class) {
+          f.setAccessible(true);
+          long n = ((AtomicLong) f.get(owner)).get();
+          if (n != 0) {
+            pending.put(f.getName(), n);
+          }
+        }
+      }
+      return "client " + (reachable ? "still reachable" : "collected") + ", pending " + pending;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return "not readable (" + e + ")";
+    }
   }
 
   private static long mib(long bytes) {

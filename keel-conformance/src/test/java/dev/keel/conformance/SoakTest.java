@@ -8,7 +8,9 @@ import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.http.McpHttpServer;
 import dev.keel.mcp.server.McpServer;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,6 +82,8 @@ class SoakTest {
     SoakCensus.Reading after = soak.census.withHeap();
     long settled = System.nanoTime() - idleStarted;
     List<String> left = SoakCensus.leftovers(warm, after, HEAP_BOUND, THREAD_SLACK);
+    List<String> selectors = SoakCensus.clientSelectors();
+    String dump = longRun && !left.isEmpty() ? dumpHeap() : "none";
 
     String report = "soak on " + System.getProperty("java.version") + ": "
         + (ran / 1_000_000_000) + " s of traffic, " + WORKERS + " workers; idle "
@@ -90,6 +94,8 @@ class SoakTest {
         + "peak    " + SoakCensus.peaks(samples) + " over " + samples.size() + " samples\n"
         + "after   " + after + "\n"
         + "left    " + left + "\n"
+        + "client selector threads " + selectors + "\n"
+        + "heap dump " + dump + "\n"
         + "failures " + traffic.failures().size() + " " + traffic.failures().stream().limit(10)
             .toList() + "\n"
         + "open finding (pooled connection closed under a call) " + traffic.openFinding().size()
@@ -220,6 +226,21 @@ class SoakTest {
       } catch (InterruptedException ignored) {
         // a leak does not listen to cancellation: that is what makes it one
       }
+    }
+  }
+
+  /** A long run that leaves something writes the heap for a reader to see who holds it. */
+  private static String dumpHeap() {
+    Path file = Path.of("target", System.getProperty("java.specification.version")
+        + "-soak-leftovers.hprof").toAbsolutePath();
+    try {
+      Files.createDirectories(file.getParent());
+      Files.deleteIfExists(file);
+      ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+          .dumpHeap(file.toString(), true);
+      return file.toString();
+    } catch (IOException | RuntimeException e) {
+      return "failed: " + e;
     }
   }
 

@@ -41,7 +41,8 @@ final class SoakTraffic {
 
   private final URI endpoint;
   private final long seed;
-  private final McpHttp raw;
+  /** Dropped once the traffic has run, so that its HttpClient's threads can end before the count. */
+  private volatile McpHttp raw;
   private final Map<Action, LongAdder> done = new ConcurrentHashMap<>();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final List<String> openFinding = new CopyOnWriteArrayList<>();
@@ -69,6 +70,9 @@ final class SoakTraffic {
     for (Thread t : threads) {
       t.join();
     }
+    // On Java 17 an HttpClient has no close: its threads end once it is unreachable, and the
+    // soak counts threads while it still holds this object for the report.
+    raw = null;
   }
 
   Map<String, Long> done() {
