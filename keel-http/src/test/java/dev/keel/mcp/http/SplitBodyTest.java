@@ -17,6 +17,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -154,6 +156,39 @@ class SplitBodyTest {
       assertThat(ping.status()).isEqualTo(200);
     }
     assertThat(http.servlet().openStreams()).isZero();
+  }
+
+  /**
+   * A request refused on its head alone, before any byte of its body came: the body is never
+   * read, so the connection cannot carry another request, and the answer must say so. Without
+   * {@code Connection: close} Jetty still closes it, just after an answer that looked
+   * reusable: a client that pooled the connection sends its next request into the close and
+   * reads end-of-stream before any byte of an answer (the JDK's "header parser received no
+   * bytes"). Each refusal of the common gates, which run before any body is read, and a GET,
+   * whose body is never read even when it is answered.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "403 origin not allowed | POST /mcp | Origin: http://evil.example",
+      "404 another path       | POST /elsewhere |",
+      "405 a method MCP has no use for | PUT /mcp |",
+      "200 health, asked with a body | GET /health |"})
+  void anAnswerBeforeTheBodyArrivedClosesTheConnectionAndSaysSo(String refusal, String request,
+      String extraHeader) throws Exception {
+    try (Connection c = new Connection()) {
+      String head = request + " HTTP/1.1\r\nHost: 127.0.0.1:" + http.port() + "\r\n"
+          + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+          + (extraHeader == null ? "" : extraHeader + "\r\n")
+          + "Content-Length: 100\r\n\r\n";
+      c.out.write(head.getBytes(StandardCharsets.UTF_8));
+      c.out.flush();
+      // the body never comes: the answer is made on the head
+      RawHttp.Response answer = c.reader.readResponse(Long.MAX_VALUE);
+      assertThat(answer.status()).as(refusal).isEqualTo(Integer.parseInt(refusal.substring(0, 3)));
+      assertThat(answer.header("connection")).as("the answer's Connection header").isEqualTo("close");
+      assertThat(c.socket.getInputStream().read()).as("the server closed the connection")
+          .isEqualTo(-1);
+    }
   }
 
   @Test

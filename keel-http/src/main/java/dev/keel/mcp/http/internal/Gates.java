@@ -69,27 +69,23 @@ final class Gates {
       return false;
     }
     if (!options.path().equals(path)) {
-      errors.write(resp, 404, ErrorCodes.INVALID_REQUEST, "Not Found");
-      return false;
+      return refuse(req, resp, 404, ErrorCodes.INVALID_REQUEST, "Not Found");
     }
     if (options.rateLimiter() != null) {
       Optional<Duration> wait = options.rateLimiter().admit(req);
       if (wait.isPresent()) {
         long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
         resp.setHeader("Retry-After", Long.toString(seconds));
-        errors.write(resp, 429, ErrorCodes.SERVER_ERROR, "Too Many Requests");
-        return false;
+        return refuse(req, resp, 429, ErrorCodes.SERVER_ERROR, "Too Many Requests");
       }
     }
     String method = req.getMethod();
     if (!method.equals("POST") && !method.equals("GET") && !method.equals("DELETE")) {
       resp.setHeader("Allow", "GET, POST, DELETE");
-      errors.write(resp, 405, ErrorCodes.INVALID_REQUEST, "Method Not Allowed");
-      return false;
+      return refuse(req, resp, 405, ErrorCodes.INVALID_REQUEST, "Method Not Allowed");
     }
     if (!options.origins().admits(req.getHeader("Origin"), req.getHeader("Host"))) {
-      errors.write(resp, 403, ErrorCodes.INVALID_REQUEST, "Forbidden: origin not allowed");
-      return false;
+      return refuse(req, resp, 403, ErrorCodes.INVALID_REQUEST, "Forbidden: origin not allowed");
     }
     return true;
   }
@@ -101,19 +97,28 @@ final class Gates {
    */
   boolean passPostHead(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     if (!isJson(req.getContentType())) {
-      BodyRead.closeIfBodyUnread(req, resp);
-      errors.write(resp, 415, ErrorCodes.INVALID_REQUEST,
+      return refuse(req, resp, 415, ErrorCodes.INVALID_REQUEST,
           "Unsupported Media Type: Content-Type must be application/json");
-      return false;
     }
     int limit = options.maxBodyBytes();
     if (req.getContentLengthLong() > limit) {
-      BodyRead.closeIfBodyUnread(req, resp);
-      errors.write(resp, 413, ErrorCodes.INVALID_REQUEST,
+      return refuse(req, resp, 413, ErrorCodes.INVALID_REQUEST,
           "Payload Too Large: the limit is " + limit + " bytes");
-      return false;
     }
     return true;
+  }
+
+  /**
+   * Answers a request on its head alone and returns false. Its body is never read, so the
+   * connection cannot carry another request: the answer says {@code Connection: close}. Jetty
+   * would close it anyway, but after an answer that looked reusable, and a client that pooled
+   * it would send its next request into the close.
+   */
+  private boolean refuse(HttpServletRequest req, HttpServletResponse resp, int status, int code,
+      String message) throws IOException {
+    BodyRead.closeIfBodyUnread(req, resp);
+    errors.write(resp, status, code, message);
+    return false;
   }
 
   /** A POST must accept JSON or SSE; returns false when it answered 406. */

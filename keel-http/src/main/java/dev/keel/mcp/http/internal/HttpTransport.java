@@ -139,6 +139,10 @@ public final class HttpTransport implements AutoCloseable {
 
   /** Serves one HTTP request. */
   public void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    if (!"POST".equals(req.getMethod())) {
+      // only a POST's body is ever read: any other request that brings one ends its connection
+      BodyRead.closeIfBodyUnread(req, resp);
+    }
     if (!gates.passCommon(req, resp)) {
       return;
     }
