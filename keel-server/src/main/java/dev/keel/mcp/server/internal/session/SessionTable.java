@@ -187,6 +187,14 @@ public final class SessionTable {
     return sessions.size();
   }
 
+  /**
+   * Returns how many principals the per-principal limit counts sessions for: only those with a
+   * live session, or the count would keep an entry for every principal ever seen.
+   */
+  int countedPrincipals() {
+    return perPrincipal.size();
+  }
+
   /** Returns the owner registry. */
   public SessionOwnerRegistry owners() {
     return owners;

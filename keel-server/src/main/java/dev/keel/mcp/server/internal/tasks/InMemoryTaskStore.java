@@ -151,6 +151,19 @@ public final class InMemoryTaskStore implements TaskStore {
     }
   }
 
+  /**
+   * Returns how many owners the per-owner limit counts tasks for: only those holding a task,
+   * or the count would keep an entry for every owner the store has ever seen.
+   */
+  int countedOwners() {
+    lock.lock();
+    try {
+      return perOwner.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   @Override
   public int size() {
     lock.lock();

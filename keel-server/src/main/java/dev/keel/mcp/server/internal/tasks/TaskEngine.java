@@ -389,6 +389,14 @@ public final class TaskEngine {
     }
   }
 
+  /**
+   * Returns how many principals the limit on running tasks counts for: only those running one,
+   * or the count would keep an entry for every principal that ever ran a task.
+   */
+  int countedPrincipals() {
+    return active.size();
+  }
+
   /** Returns how many tasks run now. */
   public int running() {
     return runs.size();

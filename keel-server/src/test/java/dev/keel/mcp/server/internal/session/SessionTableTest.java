@@ -74,6 +74,25 @@ class SessionTableTest {
     assertThat(closed).isEmpty();
   }
 
+  /**
+   * A principal whose last session closed is no longer counted: else the counts grow with
+   * every principal ever seen.
+   */
+  @Test
+  void aPrincipalWithNoLiveSessionIsNoLongerCounted() {
+    SessionTable table = table(10, 3, false);
+    RealServerSession a1 = create(table, ALICE);
+    RealServerSession a2 = create(table, ALICE);
+    RealServerSession b1 = create(table, BOB);
+    assertThat(table.countedPrincipals()).isEqualTo(2);
+    a1.close();
+    assertThat(table.countedPrincipals()).as("alice still has one").isEqualTo(2);
+    a2.close();
+    b1.close();
+    assertThat(table.size()).isZero();
+    assertThat(table.countedPrincipals()).isZero();
+  }
+
   @Test
   void thePerPrincipalLimitRefusesOnlyThatPrincipal() {
     SessionTable table = table(10, 2, false);

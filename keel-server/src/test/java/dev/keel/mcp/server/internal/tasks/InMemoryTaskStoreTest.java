@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.keel.mcp.server.spi.StoredTask;
 import dev.keel.mcp.server.spi.TaskStatus;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class InMemoryTaskStoreTest {
@@ -121,6 +122,34 @@ class InMemoryTaskStoreTest {
     assertThat(store.create(task("a3", "alice", 60_000))).isTrue();
     assertThat(store.create(task("a4", "alice", 60_000))).isTrue();
     assertThat(store.create(task("a5", "alice", 60_000))).isFalse();
+  }
+
+  /**
+   * An owner whose last task went, by any of the three ways out (removed, expired, dropped for
+   * room), is no longer counted: else the counts grow with every owner ever seen.
+   */
+  @Test
+  void anOwnerWithNoTaskLeftIsNoLongerCounted() {
+    InMemoryTaskStore store = new InMemoryTaskStore(4, 5);
+    store.create(task("a1", "alice", 60_000));
+    store.create(task("b1", "bob", 1_000));
+    store.create(task("c1", "carol", 60_000));
+    store.create(task("c2", "carol", 60_000));
+    assertThat(store.create(task("d1", "dave", 60_000))).isFalse();
+    assertThat(store.countedOwners()).isEqualTo(3);
+
+    store.remove("a1");
+    assertThat(store.countedOwners()).as("alice removed").isEqualTo(2);
+    store.removeExpired(T0.plusMillis(1_000));
+    assertThat(store.countedOwners()).as("bob expired").isEqualTo(1);
+    end(store, "c1");
+    end(store, "c2");
+    for (String id : List.of("d1", "d2", "d3", "d4")) {
+      assertThat(store.create(task(id, "dave", 60_000))).as(id).isTrue();
+    }
+    // carol's two ended tasks were dropped to make room: only dave holds tasks now
+    assertThat(store.byOwner("carol")).isEmpty();
+    assertThat(store.countedOwners()).as("carol dropped for room").isEqualTo(1);
   }
 
   @Test

@@ -130,6 +130,28 @@ class TaskEngineTest {
         .isEqualTo(TaskEngine.Refusal.TOO_MANY_ACTIVE);
   }
 
+  /**
+   * A principal whose last run ended, or whose task was refused, is no longer counted: else
+   * the counts grow with every principal that ever ran a task.
+   */
+  @Test
+  void aPrincipalRunningNothingIsNoLongerCounted() throws Exception {
+    store = new InMemoryTaskStore(2, 2);
+    engine(2);
+    TaskEngine.Created alice = engine.create("alice", null, true, null, false);
+    TaskEngine.Created bob = engine.create("bob", null, true, null, false);
+    assertThat(engine.create("carol", null, true, null, false).refusal())
+        .isEqualTo(TaskEngine.Refusal.STORE_FULL);
+    assertThat(engine.countedPrincipals()).as("alice and bob run; carol was refused")
+        .isEqualTo(2);
+    for (TaskEngine.Created c : List.of(alice, bob)) {
+      engine.start(c.run(), () -> c.run().complete(McpJson.object(), false));
+      c.run().ended().get(5, TimeUnit.SECONDS);
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> engine.running() == 0);
+    assertThat(engine.countedPrincipals()).isZero();
+  }
+
   @Test
   void theTtlIsTheDefaultUnlessAskedAndNeverMoreThanTheMaximum() {
     engine(10);
