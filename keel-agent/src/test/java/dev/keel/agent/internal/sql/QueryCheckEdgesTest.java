@@ -255,4 +255,15 @@ class QueryCheckEdgesTest {
     assertThat(refusal("SELECT secrets 'n' FROM customers c"))
         .startsWith("Casts and typed literals");
   }
+
+  /**
+   * A qualified type cut off at its dot, the statement's last token: the walk along the
+   * qualified name stops at the end of the statement, and the type is refused like any other
+   * that is not built in (the check runs before the parser, so it sees such a statement).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"SELECT 1::pg_catalog.", "SELECT CAST(1 AS pg_catalog.)"})
+  void aQualifiedTypeCutOffAtItsDotIsRefusedAsAnyTypeNotBuiltIn(String sql) {
+    assertThat(refusal(sql)).startsWith("Casts and typed literals may name only built-in types");
+  }
 }
