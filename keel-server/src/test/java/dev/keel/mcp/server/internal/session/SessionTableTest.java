@@ -75,6 +75,78 @@ class SessionTableTest {
   }
 
   /**
+   * A session taken over from another node (SPEC §3.3: the same id, the same owner) comes back
+   * initialized, with what it had negotiated, bound to its owner; an id already held here and
+   * a principal at its limit are refused as a new session would be.
+   */
+  @Test
+  void aRestoredSessionKeepsItsIdOwnerAndNegotiationAndCountsAgainstTheLimits() {
+    SessionTable table = table(10, 2, false);
+    String id = "restored-session-id-from-another-node";
+    dev.keel.mcp.core.schema.ClientCapabilities caps =
+        dev.keel.mcp.core.schema.ClientCapabilities.none();
+    dev.keel.mcp.core.schema.Implementation info =
+        new dev.keel.mcp.core.schema.Implementation("client", null, "1.0", null, null, null);
+
+    Optional<RealServerSession> restored =
+        table.restore(id, ALICE, LoggingLevel.WARNING, "2025-11-25", caps, info);
+    assertThat(restored).isPresent();
+    RealServerSession s = restored.get();
+    assertThat(s.id()).isEqualTo(id);
+    assertThat(s.owner()).isEqualTo(ALICE);
+    assertThat(s.initialized()).isTrue();
+    assertThat(s.protocolVersion()).isEqualTo("2025-11-25");
+    assertThat(s.clientCapabilities()).isSameAs(caps);
+    assertThat(s.clientInfo()).isSameAs(info);
+    assertThat(s.logLevel()).isEqualTo(LoggingLevel.WARNING);
+    assertThat(s.isChannel()).isFalse();
+    assertThat(table.get(id)).containsSame(s);
+    assertThat(table.owned(id, ALICE)).containsSame(s);
+    assertThat(table.owned(id, BOB)).isEmpty();
+
+    assertThat(table.restore(id, ALICE, LoggingLevel.INFO, "2025-11-25", caps, info))
+        .as("the id is held here already").isEmpty();
+    assertThat(table.restore(id, BOB, LoggingLevel.INFO, "2025-11-25", caps, info))
+        .as("the id is held here already, by someone else").isEmpty();
+    assertThat(table.get(id)).containsSame(s);
+    create(table, ALICE);
+    assertThat(table.restore("another-restored-session-id", ALICE, LoggingLevel.INFO,
+        "2025-11-25", caps, info)).as("alice at her limit of 2").isEmpty();
+    assertThat(counters.refusedSessions()).isEqualTo(3);
+    assertThat(table.size()).isEqualTo(2);
+  }
+
+  /**
+   * A listening stream that attaches while its session closes, on two threads at once, is
+   * never left counted: either the close detaches it, or the attach sees the close and takes
+   * itself back. Each round starts both threads together, the attach a little later each time,
+   * so that over many rounds some attach lands between the close's two steps.
+   */
+  @Test
+  void aListenerAttachingWhileItsSessionClosesIsNeverLeftCounted() throws Exception {
+    SessionTable table = table(10, 10, false);
+    dev.keel.mcp.server.transport.MessageStream stream = message -> true;
+    for (int round = 0; round < 20_000; round++) {
+      RealServerSession s = create(table, ALICE);
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      int offset = round % 200;
+      Future<?> attach = executor.submit(() -> {
+        start.await();
+        // a different head start each round sweeps the attach across the close
+        for (int spin = 0; spin < offset; spin++) {
+          Thread.onSpinWait();
+        }
+        return s.attachListener(stream);
+      });
+      start.await();
+      s.close();
+      attach.get(5, TimeUnit.SECONDS);
+      assertThat(counters.listeningStreams()).as("listening streams after round %d", round)
+          .isZero();
+    }
+  }
+
+  /**
    * A principal whose last session closed is no longer counted: else the counts grow with
    * every principal ever seen.
    */
