@@ -161,6 +161,8 @@ class ModernHttpTest {
         {headers("tools/list", "block"), body, -32020},
         {headers("tools/call", "other"), body, -32020},
         {headers("tools/call", "block", "MCP-Protocol-Version", "2025-11-25"), body, -32020},
+        // no header at all (RawHttp leaves out a header whose value is null)
+        {headers("tools/call", "block", "MCP-Protocol-Version", null), body, -32020},
         {headers("tools/call", "block"), noMeta, -32602},
         {headers("server/discover", null, "MCP-Protocol-Version", "2099-01-01"),
             unsupportedBody, -32022}};
