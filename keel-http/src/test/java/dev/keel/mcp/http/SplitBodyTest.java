@@ -13,7 +13,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -164,28 +166,40 @@ class SplitBodyTest {
    * {@code Connection: close} Jetty still closes it, just after an answer that looked
    * reusable: a client that pooled the connection sends its next request into the close and
    * reads end-of-stream before any byte of an answer (the JDK's "header parser received no
-   * bytes"). Each refusal of the common gates, which run before any body is read, and a GET,
-   * whose body is never read even when it is answered.
+   * bytes"). Each refusal made before the body is read on a server without authentication (the
+   * common gates', the content type, the declared length), and a GET, whose body is never read
+   * even when it is answered. A row's headers replace the defaults of the same name.
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
-      "403 origin not allowed | POST /mcp | Origin: http://evil.example",
-      "404 another path       | POST /elsewhere |",
-      "405 a method MCP has no use for | PUT /mcp |",
-      "200 health, asked with a body | GET /health |"})
-  void anAnswerBeforeTheBodyArrivedClosesTheConnectionAndSaysSo(String refusal, String request,
-      String extraHeader) throws Exception {
+      "403 origin not allowed           | POST /mcp     | Origin: http://evil.example",
+      "404 another path                 | POST /elsewhere |",
+      "405 a method MCP has no use for  | PUT /mcp      |",
+      "415 not JSON                     | POST /mcp     | Content-Type: text/plain",
+      "413 declared past the limit      | POST /mcp     | Content-Length: 99999999",
+      "200 health, asked with a body    | GET /health   |"})
+  void anAnswerBeforeTheBodyArrivedClosesTheConnectionAndSaysSo(String answer, String request,
+      String rowHeaders) throws Exception {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Host", "127.0.0.1:" + http.port());
+    headers.put("Content-Type", "application/json");
+    headers.put("Accept", "application/json, text/event-stream");
+    headers.put("Content-Length", "100");
+    if (rowHeaders != null) {
+      for (String h : rowHeaders.split(";")) {
+        headers.put(h.substring(0, h.indexOf(':')).trim(), h.substring(h.indexOf(':') + 1).trim());
+      }
+    }
+    StringBuilder head = new StringBuilder(request).append(" HTTP/1.1\r\n");
+    headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
     try (Connection c = new Connection()) {
-      String head = request + " HTTP/1.1\r\nHost: 127.0.0.1:" + http.port() + "\r\n"
-          + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-          + (extraHeader == null ? "" : extraHeader + "\r\n")
-          + "Content-Length: 100\r\n\r\n";
-      c.out.write(head.getBytes(StandardCharsets.UTF_8));
+      c.out.write(head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
       c.out.flush();
       // the body never comes: the answer is made on the head
-      RawHttp.Response answer = c.reader.readResponse(Long.MAX_VALUE);
-      assertThat(answer.status()).as(refusal).isEqualTo(Integer.parseInt(refusal.substring(0, 3)));
-      assertThat(answer.header("connection")).as("the answer's Connection header").isEqualTo("close");
+      RawHttp.Response r = c.reader.readResponse(Long.MAX_VALUE);
+      assertThat(r.status()).as(answer).isEqualTo(Integer.parseInt(answer.substring(0, 3)));
+      assertThat(r.header("connection")).as("the Connection header of: " + answer)
+          .isEqualTo("close");
       assertThat(c.socket.getInputStream().read()).as("the server closed the connection")
           .isEqualTo(-1);
     }
