@@ -158,7 +158,8 @@ class QueryCheckEdgesTest {
       "SELECT CAST((1 + 2) AS integer)",
       "SELECT CAST(coalesce(1, 2) AS pg_catalog.int4)",
       "SELECT 1::integer, '1'::pg_catalog.int8, date '2026-01-01'",
-      "SELECT CAST(ROW(1, 'a') AS customers)"})
+      "SELECT CAST(ROW(1, 'a') AS customers)",
+      "SELECT CAST(ROW(1, 'a') AS public.customers)"})
   void castsToBuiltInTypesAndWholeTablesPass(String sql) {
     assertThatCode(() -> ok(sql)).doesNotThrowAnyException();
   }
@@ -169,6 +170,8 @@ class QueryCheckEdgesTest {
       "SELECT CAST(1 AS public.secrets)",
       "SELECT CAST(cast(1 AS integer) AS secrets)",
       "SELECT 1::other.int4",
+      "SELECT CAST(ROW(1, 'a') AS other.customers)",
+      "SELECT CAST(ROW(1, 'a') AS public.employees)",
       "SELECT secrets '(1)'"})
   void castsToAnythingElseAreRefusedAlike(String sql) {
     assertThat(refusal(sql)).isEqualTo("Casts and typed literals may name only built-in types "
