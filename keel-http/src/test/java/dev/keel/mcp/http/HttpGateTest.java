@@ -352,4 +352,47 @@ class HttpGateTest {
     JsonNode result = McpJson.standard().parse(r.body()).get("result");
     assertThat(result.get("content").get(0).get("text").asString()).isEqualTo("hi");
   }
+
+  /** A client that sends no Accept header accepts anything (RFC 9110 §12.5.1): served JSON. */
+  @Test
+  void aPostWithoutAcceptIsServedAsJson() throws IOException {
+    String session = initialize("alice-secret");
+    RawHttp.Response r = post("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\","
+        + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"no accept\"}}}",
+        "Mcp-Session-Id", session, "Accept", null);
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.header("content-type")).startsWith("application/json");
+    assertThat(McpJson.standard().parse(r.body()).at("/result/content/0/text").asString())
+        .isEqualTo("no accept");
+  }
+
+  /**
+   * An authenticator that refuses and then fails to say why still refuses: the one 401, never
+   * a 500 or the request let through.
+   */
+  @Test
+  void anAuthenticatorThatFailsToDescribeItsRefusalStillRefusesWith401() throws IOException {
+    McpServer quiet = McpServer.builder().build();
+    McpHttpServer broken = McpHttpServer.builder(quiet).port(0)
+        .servlet(b -> b.authenticator(new dev.keel.mcp.http.Authenticator() {
+          @Override
+          public Optional<Principal> authenticate(jakarta.servlet.http.HttpServletRequest r) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Refusal refusal(jakarta.servlet.http.HttpServletRequest r) {
+            throw new IllegalStateException("the refusal's description broke");
+          }
+        })).start();
+    try {
+      RawHttp.Response r = RawHttp.exchange(broken.port(), "POST", "/mcp", headers(), INIT);
+      assertThat(r.status()).isEqualTo(401);
+      assertThat(r.body()).isEqualTo(UNAUTHORIZED);
+      assertThat(r.header("www-authenticate")).startsWith("Bearer");
+    } finally {
+      broken.close();
+      quiet.close();
+    }
+  }
 }

@@ -32,6 +32,9 @@ class ControlFlowTest {
       + "\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}}";
 
   McpServer server;
+  /** How often the handler of {@code swallows_its_task} ran. */
+  final java.util.concurrent.atomic.AtomicInteger taskHandlerRuns =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   static ObjectNode form() {
     return JSON.parseObject("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
@@ -68,6 +71,7 @@ class ControlFlowTest {
         .tool(Tool.builder("swallows_its_task").build(),
             ToolOptions.defaults().withTaskSupport(TaskSupport.OPTIONAL).withTaskOnDemand(),
             (ctx, args) -> {
+              taskHandlerRuns.incrementAndGet();
               try {
                 return ctx.continueAsTask(task -> CallToolResult.text("from the task"));
               } catch (Exception e) {
@@ -127,6 +131,8 @@ class ControlFlowTest {
           new JsonRpcRequest(RequestId.of(2), "tasks/get", get), CollectingStream.open()));
       return task.toString().contains("from the task");
     });
+    // the work ran on the task's thread, not the handler a second time
+    assertThat(taskHandlerRuns.get()).as("runs of the handler").isEqualTo(1);
   }
 
   @Test

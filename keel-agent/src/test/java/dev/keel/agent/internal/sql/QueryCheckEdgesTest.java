@@ -269,4 +269,14 @@ class QueryCheckEdgesTest {
   void aQualifiedTypeCutOffAtItsDotIsRefusedAsAnyTypeNotBuiltIn(String sql) {
     assertThat(refusal(sql)).startsWith("Casts and typed literals may name only built-in types");
   }
+
+  /**
+   * A typed literal is judged wherever it stands, its type's name at the very first token too:
+   * the check runs before the parser, so its refusal is the one the caller reads.
+   */
+  @Test
+  void aTypedLiteralAtTheFirstTokenIsJudgedToo() {
+    assertThat(refusal("\"secrets\" '(1)'")).startsWith(
+        "Casts and typed literals may name only built-in types");
+  }
 }

@@ -117,6 +117,28 @@ class SessionTableTest {
   }
 
   /**
+   * An id whose binding names another owner is refused to anyone else, though no session of it
+   * is live here (SPEC §3.3: an id is bound to the principal that initialized it), and is
+   * counted as a refused session.
+   */
+  @Test
+  void aRestoreOfAnIdBoundToAnotherOwnerIsRefusedAndCounted() {
+    SessionTable table = table(10, 10, false);
+    dev.keel.mcp.core.schema.ClientCapabilities caps =
+        dev.keel.mcp.core.schema.ClientCapabilities.none();
+    assertThat(table.owners().bind("bound-to-alice-elsewhere", ALICE.fingerprint())).isTrue();
+
+    assertThat(table.restore("bound-to-alice-elsewhere", BOB, LoggingLevel.INFO, "2025-11-25",
+        caps, null)).isEmpty();
+    assertThat(counters.refusedSessions()).isEqualTo(1);
+    assertThat(table.size()).isZero();
+    assertThat(table.owners().ownedBy("bound-to-alice-elsewhere", ALICE.fingerprint()))
+        .as("the binding stays alice's").isTrue();
+    assertThat(table.restore("bound-to-alice-elsewhere", ALICE, LoggingLevel.INFO, "2025-11-25",
+        caps, null)).isPresent();
+  }
+
+  /**
    * A listening stream that attaches while its session closes, on two threads at once, is
    * never left counted: either the close detaches it, or the attach sees the close and takes
    * itself back. Each round starts both threads together, the attach a little later each time,

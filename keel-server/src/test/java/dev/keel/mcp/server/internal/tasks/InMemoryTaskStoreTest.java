@@ -192,6 +192,7 @@ class InMemoryTaskStoreTest {
     store.removeExpired(T0);
     store.update("a", t -> t);
     store.get("a");
+    store.countedOwners();
     // another thread takes the same lock: it would wait forever on a lock left held
     assertThat(java.util.concurrent.CompletableFuture.supplyAsync(
         () -> store.create(task("b", "bob", 60_000)))
