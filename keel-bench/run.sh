@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Keel benchmark: Keel, the official MCP Java SDK (session and stateless transports) and a
-# minimal servlet, side by side on CPU 0 with the load driver on CPU 1, every scenario repeated
+# The Keel benchmark: Keel, Quarkus MCP, the official MCP Java SDK (session and stateless
+# transports) and a minimal servlet, side by side on CPU 0 with the load driver on CPU 1, every scenario repeated
 # with the servers measured in turn, then docs/benchmarks.md is written from the medians. See keel-bench/README.md.
 #
 #   keel-bench/run.sh                 # the full run (about 30 minutes)
@@ -52,7 +52,11 @@ echo "== JVM: $("$JAVA" -version 2>&1 | head -1) ($JAVA)"
 if [ "$BUILD" = 1 ]; then
   echo "== building keel-bench (package, no tests, nothing installed)"
   (cd "$ROOT" && mvn -B -ntp -q -DskipTests -pl keel-bench -am package)
+  echo "== building the Quarkus MCP peer (keel-bench/peers/quarkus-mcp)"
+  mvn -B -ntp -q -DskipTests -f "$BENCH/peers/quarkus-mcp/pom.xml" package
 fi
+QUARKUS_JAR="$BENCH/peers/quarkus-mcp/target/quarkus-app/quarkus-run.jar"
+[ -f "$QUARKUS_JAR" ] || { echo "run.sh: build the Quarkus MCP peer first" >&2; exit 1; }
 CP="$BENCH/target/keel-bench.jar:$BENCH/target/lib/*"
 [ -f "$BENCH/target/keel-bench.jar" ] || { echo "run.sh: build keel-bench first" >&2; exit 1; }
 
@@ -87,15 +91,23 @@ stop_all() {
 }
 trap 'stop_all; rm -rf "$WORK"' EXIT
 
-# start_server KIND HEAP: starts a server pinned to CPU 0 and sets URL and SERVER_PID.
+# start_server KIND HEAP: starts a server pinned to CPU 0 and sets URL and SERVER_PID. Quarkus
+# runs from its own jar and logs "Listening on: http://127.0.0.1:PORT"; its endpoint is /mcp.
 start_server() {
   local log="$WORK/$1.log"
-  "${SERVER_CPU[@]}" "$JAVA" "-Xmx$2" "${QUIET[@]}" -cp "$CP" dev.keel.bench.servers.BenchServer \
-    "$1" --port 0 --max-sessions $((IDLE_SESSIONS + 5000)) >"$log" 2>&1 &
+  if [ "$1" = quarkus ]; then
+    "${SERVER_CPU[@]}" "$JAVA" "-Xmx$2" -jar "$QUARKUS_JAR" >"$log" 2>&1 &
+  else
+    "${SERVER_CPU[@]}" "$JAVA" "-Xmx$2" "${QUIET[@]}" -cp "$CP" dev.keel.bench.servers.BenchServer \
+      "$1" --port 0 --max-sessions $((IDLE_SESSIONS + 5000)) >"$log" 2>&1 &
+  fi
   SERVER_PID=$!
   for _ in $(seq 1 600); do
     URL="$(grep -o 'http://[^ ]*' "$log" 2>/dev/null | head -1 || true)"
-    [ -n "$URL" ] && return 0
+    if [ -n "$URL" ]; then
+      [ "$1" = quarkus ] && URL="$URL/mcp"
+      return 0
+    fi
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1
   done
@@ -119,7 +131,7 @@ scenarios() {
       echo "stateless64 echo legacy-stateless 64"
       echo "sleep50 sleep legacy-stateless 64"
       return ;;
-    sdk-session)
+    sdk-session|quarkus)
       local stateless="" ;;
   esac
   echo "echo16 echo session 16"
@@ -129,11 +141,11 @@ scenarios() {
   echo "sessions sessions session 64"
 }
 
-# The four servers run side by side on CPU 0 (only the one under load is busy) and every
+# The five servers run side by side on CPU 0 (only the one under load is busy) and every
 # repetition measures each of them in turn, scenario by scenario, rotating who goes first: this
 # machine drifts 10-40 % over minutes, and a ratio is only fair when both sides of it were
 # measured in the same minute.
-KINDS=(keel sdk-session sdk-stateless minimal)
+KINDS=(keel quarkus sdk-session sdk-stateless minimal)
 LABELS=(echo16 echo64 stateless64 sleep50 sessions)
 for KIND in "${KINDS[@]}"; do
   start_server "$KIND" 1g

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Writes {@code docs/benchmarks.md} from the driver's result lines: a table of medians with
- * Keel/SDK and Keel/minimal ratios against the targets of the performance issue, idle capacity,
+ * Keel's ratio to each other server, the targets of the performance issues, idle capacity,
  * cancellation latency, every run, and the machine and JVM it ran on.
  *
  * <pre>
@@ -30,6 +30,7 @@ public final class BenchReport {
   static final String SDK = "sdk-session";
   static final String SDK_STATELESS = "sdk-stateless";
   static final String MINIMAL = "minimal";
+  static final String QUARKUS = "quarkus";
 
   private final Runs runs;
   private final Map<String, String> options;
@@ -53,8 +54,8 @@ public final class BenchReport {
 
   String render() {
     md.append("# Benchmarks\n\n");
-    md.append("Keel beside the official MCP Java SDK and a minimal servlet, measured by `keel-bench` ")
-        .append("(see [Running the benchmark](#running-the-benchmark)). Every number is the median of ")
+    md.append("Keel beside Quarkus MCP, the official MCP Java SDK and a minimal servlet, measured ")
+        .append("by `keel-bench` (see [Running the benchmark](#running-the-benchmark)). Every number is the median of ")
         .append(options.getOrDefault("reps", "3")).append(" repetitions after warm-up; compare ")
         .append("the ratios, which were measured side by side in one run, not the absolute numbers, ")
         .append("which drift between runs and machines.\n\n");
@@ -62,6 +63,7 @@ public final class BenchReport {
       md.append("> **").append(options.get("note")).append("**\n\n");
     }
     new Tables(runs, md).throughput();
+    new Tables(runs, md).targets();
     new Tables(runs, md).latency();
     new Tables(runs, md).idle(options.getOrDefault("xmx", "256m"));
     new Tables(runs, md).cancellation();
@@ -90,7 +92,8 @@ public final class BenchReport {
     row("servers", "Keel (`McpHttpServer`), official SDK 2.2.0 "
         + "(`HttpServletStreamableServerTransportProvider`, `HttpServletStatelessServerTransport`, "
         + "sync tools), minimal servlet (Jackson parse, fixed result); all on Jetty 12.1.14, "
-        + "200 threads, 1 acceptor, 1 selector");
+        + "200 threads, 1 acceptor, 1 selector. Quarkus MCP 1.13.0 on Quarkus 3.33.2 (Vert.x), "
+        + "JVM mode, plain `@Tool` methods, its defaults (`keel-bench/peers/quarkus-mcp`)");
     md.append('\n');
   }
 
