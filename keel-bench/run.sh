@@ -125,8 +125,12 @@ drive() {
 # scenarios KIND: the scenarios a server runs, as "label scenario style conns".
 scenarios() {
   case "$1" in
-    keel|minimal)
+    keel|minimal|jetty-core)
       local stateless=modern ;;
+    sdk-modern)
+      echo "stateless64 echo modern 64"
+      echo "sleep50 sleep modern 64"
+      return ;;
     sdk-stateless)
       echo "stateless64 echo legacy-stateless 64"
       echo "sleep50 sleep legacy-stateless 64"
@@ -141,11 +145,11 @@ scenarios() {
   echo "sessions sessions session 64"
 }
 
-# The five servers run side by side on CPU 0 (only the one under load is busy) and every
+# The seven servers run side by side on CPU 0 (only the one under load is busy) and every
 # repetition measures each of them in turn, scenario by scenario, rotating who goes first: this
 # machine drifts 10-40 % over minutes, and a ratio is only fair when both sides of it were
 # measured in the same minute.
-KINDS=(keel quarkus sdk-session sdk-stateless minimal)
+KINDS=(keel quarkus sdk-session sdk-stateless sdk-modern minimal jetty-core)
 LABELS=(echo16 echo64 stateless64 sleep50 sessions)
 for KIND in "${KINDS[@]}"; do
   start_server "$KIND" 1g

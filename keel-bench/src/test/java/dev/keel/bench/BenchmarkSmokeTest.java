@@ -37,10 +37,11 @@ class BenchmarkSmokeTest {
   void everyServerAnswersEveryScenarioAndTheReportIsWritten() throws Exception {
     Path results = dir.resolve("results.jsonl");
     List<BenchServer> servers = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    ExecutorService pool = Executors.newFixedThreadPool(6);
     try {
       List<Future<List<Map<String, Object>>>> runs = new ArrayList<>();
-      for (Kind kind : List.of(Kind.KEEL, Kind.SDK_SESSION, Kind.SDK_STATELESS, Kind.MINIMAL)) {
+      for (Kind kind : List.of(Kind.KEEL, Kind.SDK_SESSION, Kind.SDK_STATELESS, Kind.SDK_MODERN,
+          Kind.MINIMAL, Kind.JETTY_CORE)) {
         BenchServer server = BenchServer.start(kind, 0, 1_000);
         servers.add(server);
         runs.add(pool.submit(() -> scenarios(kind, server.endpoint(), results)));
@@ -85,9 +86,13 @@ class BenchmarkSmokeTest {
     assertThat(md).contains("| echo, 64 conns, legacy session |", "Keel/SDK session",
         "Keel/minimal", "## Targets", "## Idle capacity", "## Cancellation latency",
         "## Where it ran");
-    // Keel, SDK session, SDK stateless (no echo64: —), minimal, then Keel's ratio to each
+    // Keel, SDK session, SDK stateless and SDK modern (no echo64: —), minimal, Jetty core,
+    // then Keel's ratio to each
     assertThat(md).containsPattern("\\| echo, 64 conns, legacy session \\| [0-9,]+ \\| [0-9,]+ "
-        + "\\| — \\| [0-9,]+ \\| [0-9.]+× \\| — \\| [0-9.]+× \\|");
+        + "\\| — \\| — \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+× \\| — \\| — \\| [0-9.]+× "
+        + "\\| [0-9.]+× \\|");
+    assertThat(md).containsPattern("\\| 22 \\| stateless64 \\| SDK modern \\| [0-9.]+× \\| ≥ 2.00× "
+        + "\\| (yes|\\*\\*no\\*\\*) \\|");
     // a target whose peer ran is judged; Quarkus, which the smoke run leaves out, is not
     assertThat(md).containsPattern("\\| earlier \\| echo64 \\| SDK session \\| [0-9.]+× \\| ≥ 2.00× "
         + "\\| (yes|\\*\\*no\\*\\*) \\|");
@@ -121,6 +126,9 @@ class BenchmarkSmokeTest {
     if (kind == Kind.SDK_STATELESS) {
       plan.add(new String[] {"stateless64", "echo", "legacy-stateless"});
       plan.add(new String[] {"sleep50", "sleep", "legacy-stateless"});
+    } else if (kind == Kind.SDK_MODERN) {
+      plan.add(new String[] {"stateless64", "echo", "modern"});
+      plan.add(new String[] {"sleep50", "sleep", "modern"});
     } else {
       plan.add(new String[] {"echo64", "echo", "session"});
       plan.add(new String[] {"sleep50", "sleep", "session"});

@@ -31,6 +31,8 @@ public final class BenchReport {
   static final String SDK_STATELESS = "sdk-stateless";
   static final String MINIMAL = "minimal";
   static final String QUARKUS = "quarkus";
+  static final String SDK_MODERN = "sdk-modern";
+  static final String JETTY_CORE = "jetty-core";
 
   private final Runs runs;
   private final Map<String, String> options;
@@ -91,9 +93,11 @@ public final class BenchReport {
         + options.getOrDefault("reps", "?") + " repetitions");
     row("servers", "Keel (`McpHttpServer`), official SDK 2.2.0 "
         + "(`HttpServletStreamableServerTransportProvider`, `HttpServletStatelessServerTransport`, "
-        + "sync tools), minimal servlet (Jackson parse, fixed result); all on Jetty 12.1.14, "
-        + "200 threads, 1 acceptor, 1 selector. Quarkus MCP 1.13.0 on Quarkus 3.33.2 (Vert.x), "
-        + "JVM mode, plain `@Tool` methods, its defaults (`keel-bench/peers/quarkus-mcp`)");
+        + "sync tools; its 2026-07-28 `modern` server with `HttpServletMcpTransport`), minimal "
+        + "servlet (Jackson parse, fixed result) and the same on Jetty's core `Handler`; all on "
+        + "Jetty 12.1.14, 200 threads, 1 acceptor, 1 selector. Quarkus MCP 1.13.0 on Quarkus "
+        + "3.33.2 (Vert.x), JVM mode, plain `@Tool` methods, its defaults "
+        + "(`keel-bench/peers/quarkus-mcp`)");
     md.append('\n');
   }
 

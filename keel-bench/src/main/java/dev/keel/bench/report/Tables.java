@@ -1,9 +1,11 @@
 package dev.keel.bench.report;
 
+import static dev.keel.bench.report.BenchReport.JETTY_CORE;
 import static dev.keel.bench.report.BenchReport.KEEL;
 import static dev.keel.bench.report.BenchReport.MINIMAL;
 import static dev.keel.bench.report.BenchReport.QUARKUS;
 import static dev.keel.bench.report.BenchReport.SDK;
+import static dev.keel.bench.report.BenchReport.SDK_MODERN;
 import static dev.keel.bench.report.BenchReport.SDK_STATELESS;
 import static dev.keel.bench.report.BenchReport.millis;
 import static dev.keel.bench.report.BenchReport.number;
@@ -47,7 +49,9 @@ final class Tables {
     m.put(QUARKUS, "Quarkus MCP");
     m.put(SDK, "SDK session");
     m.put(SDK_STATELESS, "SDK stateless");
+    m.put(SDK_MODERN, "SDK modern");
     m.put(MINIMAL, "minimal");
+    m.put(JETTY_CORE, "Jetty core");
     return m;
   }
 
@@ -76,6 +80,7 @@ final class Tables {
       new Target(SLEEP50, "ideal", "perSecond", 0.95, false, "22"),
       new Target(ECHO64, MINIMAL, "perSecond", 1.0, false, "22"),
       new Target(ECHO64, MINIMAL, "p99Ms", 1.5, true, "22"),
+      new Target(STATELESS64, SDK_MODERN, "perSecond", 2.0, false, "22"),
       new Target(ECHO64, SDK, "perSecond", 2.0, false, "earlier"),
       new Target(STATELESS64, SDK_STATELESS, "perSecond", 1.5, false, "earlier"),
       new Target(SESSIONS, SDK, "perSecond", 1.5, false, "earlier"));
@@ -104,10 +109,12 @@ final class Tables {
       }
       md.append('\n');
     }
-    md.append("\nKeel gets 2026-07-28 requests (with `_meta` and `Mcp-Method`/`Mcp-Name`) in the ")
-        .append("stateless row, the SDK's stateless transport legacy requests without a session; ")
-        .append("Quarkus MCP speaks no 2026-07-28. The minimal servlet answers every request with ")
-        .append("one fixed result: it is the floor of work, not an MCP server.\n\n");
+    md.append("\nKeel, the SDK's modern server and the floors get 2026-07-28 requests (with `_meta` ")
+        .append("and `Mcp-Method`/`Mcp-Name`) in the stateless row, the SDK's stateless transport ")
+        .append("legacy requests without a session; Quarkus MCP speaks no 2026-07-28. The minimal ")
+        .append("servlet answers every request with one fixed result, and Jetty core does the same ")
+        .append("on Jetty's core `Handler` API without the servlet layer: they are floors of work, ")
+        .append("not MCP servers.\n\n");
   }
 
   void targets() {

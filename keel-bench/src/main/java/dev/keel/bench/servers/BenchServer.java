@@ -11,7 +11,8 @@ import org.eclipse.jetty.server.Server;
  *
  * <pre>
  * BenchServer KIND [--port N] [--max-sessions N] [--redis URI]
- *   KIND: keel | keel-probe | keel-redis | sdk-session | sdk-stateless | minimal
+ *   KIND: keel | keel-probe | keel-redis | sdk-session | sdk-stateless | sdk-modern | minimal
+ *         | jetty-core
  * </pre>
  *
  * <p>{@code keel-probe} is Keel with the cancellation probe ({@link CancelProbe}); the others
@@ -20,7 +21,8 @@ import org.eclipse.jetty.server.Server;
 public final class BenchServer implements AutoCloseable {
 
   /** The kinds of server, by the name the script and the driver use. */
-  public enum Kind { KEEL, KEEL_PROBE, KEEL_REDIS, SDK_SESSION, SDK_STATELESS, MINIMAL;
+  public enum Kind { KEEL, KEEL_PROBE, KEEL_REDIS, SDK_SESSION, SDK_STATELESS, SDK_MODERN, MINIMAL,
+    JETTY_CORE;
 
     /** Parses {@code keel-probe} and the like. */
     public static Kind parse(String name) {
@@ -88,8 +90,16 @@ public final class BenchServer implements AutoCloseable {
         SdkServers.Running sdk = SdkServers.stateless(port);
         return new BenchServer(Jetty.port(sdk.jetty()), sdk);
       }
+      case SDK_MODERN: {
+        SdkServers.Running sdk = SdkServers.modern(port);
+        return new BenchServer(Jetty.port(sdk.jetty()), sdk);
+      }
       case MINIMAL: {
         Server jetty = Jetty.start(new MinimalServlet(), "/mcp", port);
+        return new BenchServer(Jetty.port(jetty), jetty::stop);
+      }
+      case JETTY_CORE: {
+        Server jetty = Jetty.start(new MinimalHandler(), port);
         return new BenchServer(Jetty.port(jetty), jetty::stop);
       }
       default:
@@ -110,7 +120,8 @@ public final class BenchServer implements AutoCloseable {
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
       System.err.println("usage: BenchServer keel|keel-probe|keel-redis|sdk-session|"
-          + "sdk-stateless|minimal [--port N] [--max-sessions N] [--redis URI]");
+          + "sdk-stateless|sdk-modern|minimal|jetty-core [--port N] [--max-sessions N] "
+          + "[--redis URI]");
       System.exit(2);
     }
     Kind kind = Kind.parse(args[0]);

@@ -3,6 +3,7 @@ package dev.keel.bench.servers;
 import jakarta.servlet.http.HttpServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -20,6 +21,16 @@ final class Jetty {
 
   /** Starts {@code servlet} at {@code path} on 127.0.0.1:{@code port} and returns the server. */
   static Server start(HttpServlet servlet, String path, int port) throws Exception {
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    ServletHolder holder = new ServletHolder("mcp", servlet);
+    holder.setAsyncSupported(true);
+    context.addServlet(holder, path);
+    return start(context, port);
+  }
+
+  /** Starts a core {@code handler} (no servlet layer) on 127.0.0.1:{@code port}. */
+  static Server start(Handler handler, int port) throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 8);
     threads.setName("bench-jetty");
     threads.setDaemon(true);
@@ -29,12 +40,7 @@ final class Jetty {
     connector.setPort(port);
     connector.setIdleTimeout(300_000);
     jetty.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler();
-    context.setContextPath("/");
-    ServletHolder holder = new ServletHolder("mcp", servlet);
-    holder.setAsyncSupported(true);
-    context.addServlet(holder, path);
-    jetty.setHandler(context);
+    jetty.setHandler(handler);
     jetty.start();
     return jetty;
   }

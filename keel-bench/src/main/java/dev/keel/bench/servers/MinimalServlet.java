@@ -36,14 +36,20 @@ final class MinimalServlet extends HttpServlet {
     if (BenchTools.SLEEP.equals(params.path("name").asString(""))) {
       BenchTools.sleep(params.path("arguments").path("ms").asLong(0));
     }
-    byte[] idBytes = mapper.writeValueAsBytes(id);
+    byte[] answer = answer(mapper.writeValueAsBytes(id));
     resp.setStatus(200);
     resp.setContentType("application/json");
-    resp.setContentLength(HEAD.length + idBytes.length + TAIL.length);
-    var out = resp.getOutputStream();
-    out.write(HEAD);
-    out.write(idBytes);
-    out.write(TAIL);
+    resp.setContentLength(answer.length);
+    resp.getOutputStream().write(answer);
+  }
+
+  /** The one fixed result, with the request's id. */
+  static byte[] answer(byte[] id) {
+    byte[] answer = new byte[HEAD.length + id.length + TAIL.length];
+    System.arraycopy(HEAD, 0, answer, 0, HEAD.length);
+    System.arraycopy(id, 0, answer, HEAD.length, id.length);
+    System.arraycopy(TAIL, 0, answer, HEAD.length + id.length, TAIL.length);
+    return answer;
   }
 
   @Override

@@ -2,6 +2,13 @@ package dev.keel.bench.servers;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
+import io.modelcontextprotocol.modern.server.McpSyncResponse;
+import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
+import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
+import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
+import io.modelcontextprotocol.modern.server.feature.ToolsPage;
+import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessSyncServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -10,12 +17,13 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.server.Server;
 
 /**
  * The official MCP Java SDK serving the benchmark's tools through its two Streamable HTTP
- * servlet transports, with the SDK's defaults (sync handlers, its own thread pool), on the same
+ * servlet transports and its 2026-07-28 server, with the SDK's defaults (sync handlers, its own thread pool), on the same
  * Jetty as Keel. This is how its documentation shows a blocking tool being served.
  */
 final class SdkServers {
@@ -59,6 +67,57 @@ final class SdkServers {
         .build();
     Server jetty = Jetty.start(transport, "/mcp", port);
     return new Running(jetty, server::close);
+  }
+
+  /**
+   * The SDK's server of the 2026-07-28 revision (its {@code modern} package): every request
+   * stands alone, sync tools, its servlet transport and its defaults.
+   */
+  static Running modern(int port) throws Exception {
+    McpJsonMapper json = McpJsonDefaults.getMapper();
+    McpSyncTool echo = McpSyncTool.of(modernTool(json, BenchTools.ECHO, BenchTools.ECHO_SCHEMA,
+        "Returns its text"), (context, request) -> McpSyncResponse.result(
+            modernText(String.valueOf(request.arguments().get("text")))));
+    McpSyncTool sleep = McpSyncTool.of(modernTool(json, BenchTools.SLEEP,
+        BenchTools.SLEEP_SCHEMA, "Blocks for ms milliseconds"), (context, request) -> {
+          long ms = ((Number) request.arguments().get("ms")).longValue();
+          BenchTools.sleep(ms);
+          return McpSyncResponse.result(modernText("slept " + ms + " ms"));
+        });
+    Map<String, McpSyncTool> tools = Map.of(BenchTools.ECHO, echo, BenchTools.SLEEP, sleep);
+    McpSyncToolRepository repository = new McpSyncToolRepository() {
+      @Override
+      public ToolsPage list(McpRequestContext context, String cursor) {
+        return ToolsPage.of(List.of(echo.definition(), sleep.definition()));
+      }
+
+      @Override
+      public McpSyncTool find(McpRequestContext context, String name) {
+        return tools.get(name);
+      }
+    };
+    io.modelcontextprotocol.modern.server.McpServer server =
+        io.modelcontextprotocol.modern.server.McpServer.builder()
+            .serverInfo(io.modelcontextprotocol.modern.McpSchema.Implementation
+                .builder("sdk-bench", "1").build())
+            .feature(ToolsFeature.ofSync(repository))
+            .build();
+    HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)
+        .endpoint("/mcp").build();
+    Server jetty = Jetty.start(transport, "/mcp", port);
+    return new Running(jetty, server::closeGracefully);
+  }
+
+  private static io.modelcontextprotocol.modern.McpSchema.Tool modernTool(McpJsonMapper json,
+      String name, String schema, String description) {
+    return io.modelcontextprotocol.modern.McpSchema.Tool.builder(name, json, schema)
+        .description(description).build();
+  }
+
+  private static io.modelcontextprotocol.modern.McpSchema.CallToolResult modernText(String text) {
+    return io.modelcontextprotocol.modern.McpSchema.CallToolResult.builder()
+        .addContent(io.modelcontextprotocol.modern.McpSchema.TextContent.builder(text).build())
+        .build();
   }
 
   private static McpSchema.Tool echoTool(McpJsonMapper json) {
