@@ -185,6 +185,25 @@ done
 SERVER_PID=""
 stop_all
 
+# The clients, each in a JVM of its own on the driver's CPU, against one Keel server on CPU 0,
+# in turn and rotating who goes first, as the servers are.
+CLIENTS=(keel-legacy sdk-legacy keel-modern sdk-modern)
+echo "== clients: ${CLIENTS[*]} against one Keel server, 1 and 64 caller threads"
+start_server keel 1g
+drive --scenario echo --style session --conns 16 --warmup 0 --duration "$(( WARMUP / 3 ))" >/dev/null
+for rep in $(seq 1 "$REPS"); do
+  for threads in 1 64; do
+    for i in "${!CLIENTS[@]}"; do
+      CLIENT="${CLIENTS[$(( (i + rep - 1) % ${#CLIENTS[@]} ))]}"
+      "${DRIVER_CPU[@]}" "$JAVA" -Xmx1g "${QUIET[@]}" -cp "$CP" dev.keel.bench.driver.ClientBench \
+        --url "$URL" --client "$CLIENT" --threads "$threads" --warmup "$(( RUN_WARMUP * 2 ))" \
+        --duration "$DURATION" --label "client$threads" --rep "$rep" --out "$RESULTS" >/dev/null \
+        || echo "   $CLIENT with $threads threads failed" >&2
+    done
+  done
+done
+stop_server
+
 for KIND in keel sdk-session; do
   echo "== $KIND: idle capacity, $IDLE_SESSIONS sessions with listening streams, -Xmx256m"
   start_server "$KIND" 256m

@@ -2,6 +2,7 @@ package dev.keel.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.keel.bench.driver.ClientBench;
 import dev.keel.bench.driver.Driver;
 import dev.keel.bench.report.BenchReport;
 import dev.keel.bench.servers.BenchServer;
@@ -97,6 +98,20 @@ class BenchmarkSmokeTest {
     assertThat(md).containsPattern("\\| earlier \\| echo64 \\| SDK session \\| [0-9.]+× \\| ≥ 2.00× "
         + "\\| (yes|\\*\\*no\\*\\*) \\|");
     assertThat(md).contains("| 22 | echo16 | Quarkus MCP | — | ≥ 1.10× | not measured |");
+  }
+
+  /** Every measured client calls the benchmark's Keel server with no error, in both eras. */
+  @Test
+  void everyClientOfTheClientBenchmarkCallsEcho() throws Exception {
+    try (BenchServer keel = BenchServer.start(Kind.KEEL, 0, 1_000)) {
+      for (String client : List.of("keel-legacy", "sdk-legacy", "keel-modern", "sdk-modern")) {
+        Map<String, Object> r = ClientBench.run(Map.of("url", keel.endpoint(), "client", client,
+            "threads", "2", "warmup", "0", "duration", "1"));
+        assertThat(r.get("errors")).as("errors of %s: %s", client, r.get("firstError"))
+            .isEqualTo(0L);
+        assertThat((Long) r.get("ok")).as("calls of %s", client).isPositive();
+      }
+    }
   }
 
   /** {@code ./keel fixtures} serves echo and sleep as the benchmark calls them (a contract). */

@@ -64,13 +64,34 @@ final class Tables {
       SESSIONS, "full sessions (initialize, initialized, call, DELETE), 64 conns");
   static final List<String> ROWS = List.of(ECHO16, ECHO64, STATELESS64, SLEEP50, SESSIONS);
 
+  /** Client labels (the driver's {@code --label}) and the clients measured, in row order. */
+  static final String CLIENT1 = "client1";
+  static final String CLIENT64 = "client64";
+  static final String KEEL_LEGACY_CLIENT = "keel-legacy";
+  static final String SDK_LEGACY_CLIENT = "sdk-legacy";
+  static final String KEEL_MODERN_CLIENT = "keel-modern";
+  static final String SDK_MODERN_CLIENT = "sdk-modern";
+  static final Map<String, String> CLIENTS = Map.of(
+      KEEL_LEGACY_CLIENT, "Keel client, 2025-11-25 session",
+      SDK_LEGACY_CLIENT, "SDK client, 2025-11-25 session",
+      KEEL_MODERN_CLIENT, "Keel client, 2026-07-28",
+      SDK_MODERN_CLIENT, "SDK modern client, 2026-07-28");
+  static final List<String> CLIENT_ROWS = List.of(KEEL_LEGACY_CLIENT, SDK_LEGACY_CLIENT,
+      KEEL_MODERN_CLIENT, SDK_MODERN_CLIENT);
+
   /**
    * One target: Keel's {@code field} in {@code scenario} against {@code peer}'s (or against
    * the ideal rate, for {@code peer} "ideal"), at least {@code min} times it, or for a latency
    * ({@code atMost}) at most {@code min} times it.
    */
-  record Target(String scenario, String peer, String field, double min, boolean atMost,
-      String issue) {}
+  record Target(String subject, String scenario, String peer, String field, double min,
+      boolean atMost, String issue) {
+
+    Target(String scenario, String peer, String field, double min, boolean atMost,
+        String issue) {
+      this(KEEL, scenario, peer, field, min, atMost, issue);
+    }
+  }
 
   /** The targets, the current issue's first. */
   static final List<Target> TARGETS = List.of(
@@ -81,6 +102,8 @@ final class Tables {
       new Target(ECHO64, MINIMAL, "perSecond", 1.0, false, "22"),
       new Target(ECHO64, MINIMAL, "p99Ms", 1.5, true, "22"),
       new Target(STATELESS64, SDK_MODERN, "perSecond", 2.0, false, "22"),
+      new Target(KEEL_LEGACY_CLIENT, CLIENT64, SDK_LEGACY_CLIENT, "perSecond", 1.5, false, "22"),
+      new Target(KEEL_MODERN_CLIENT, CLIENT64, SDK_MODERN_CLIENT, "perSecond", 1.5, false, "22"),
       new Target(ECHO64, SDK, "perSecond", 2.0, false, "earlier"),
       new Target(STATELESS64, SDK_STATELESS, "perSecond", 1.5, false, "earlier"),
       new Target(SESSIONS, SDK, "perSecond", 1.5, false, "earlier"));
@@ -121,12 +144,13 @@ final class Tables {
     md.append("## Targets\n\n| issue | scenario | Keel against | measured | target | met |\n")
         .append("| --- | --- | --- | ---: | --- | --- |\n");
     for (Target t : TARGETS) {
-      OptionalDouble keel = runs.median(KEEL, t.scenario(), t.field());
+      OptionalDouble keel = runs.median(t.subject(), t.scenario(), t.field());
       OptionalDouble peer = t.peer().equals("ideal")
-          ? runs.median(KEEL, t.scenario(), "idealPerSecond")
+          ? runs.median(t.subject(), t.scenario(), "idealPerSecond")
           : runs.median(t.peer(), t.scenario(), t.field());
       String against = t.peer().equals("ideal") ? "the ideal rate"
-          : SERVERS.get(t.peer()) + (t.field().equals("p99Ms") ? " (p99)" : "");
+          : SERVERS.getOrDefault(t.peer(), CLIENTS.get(t.peer()))
+              + (t.field().equals("p99Ms") ? " (p99)" : "");
       String met = "";
       if (keel.isPresent() && peer.isPresent() && peer.getAsDouble() > 0) {
         double r = keel.getAsDouble() / peer.getAsDouble();
@@ -138,6 +162,29 @@ final class Tables {
           .append(" | ").append(met.isEmpty() ? "not measured" : met).append(" |\n");
     }
     md.append('\n');
+  }
+
+
+  void clients() {
+    if (CLIENT_ROWS.stream().noneMatch(c -> runs.count(c, CLIENT64) > 0)) {
+      return;
+    }
+    md.append("## Clients (one Keel server; calls/s, p50 / p99 ms)\n\n")
+        .append("| client | 1 caller thread | 64 caller threads |\n| --- | ---: | ---: |\n");
+    for (String client : CLIENT_ROWS) {
+      md.append("| ").append(CLIENTS.get(client));
+      for (String label : List.of(CLIENT1, CLIENT64)) {
+        OptionalDouble rate = runs.median(client, label, "perSecond");
+        md.append(" | ").append(rate.isPresent() ? number(rate) + " (" + millis(runs.median(
+            client, label, "p50Ms")) + " / " + millis(runs.median(client, label, "p99Ms")) + ")"
+            : "—");
+      }
+      md.append(" |\n");
+    }
+    md.append("\nEach client is one instance shared by its caller threads, built as its ")
+        .append("documentation shows with its defaults, in a JVM of its own on the driver's CPU, ")
+        .append("calling `echo` on the same Keel server (`McpHttpServer`, the benchmark's ")
+        .append("`keel` server) on the server's CPU.\n\n");
   }
 
   void latency() {

@@ -76,7 +76,10 @@ final class KeelServers {
 
   /** Starts Keel's own embedded launcher, as a user of {@code McpHttpServer} would. */
   static McpHttpServer start(McpServer server, int port, int maxSessions) {
-    return McpHttpServer.builder(server).port(port)
+    // Every idle session's listening stream holds a connection, and past maxConnections (10,000
+    // by default) new connections wait in the accept queue: the idle-capacity run opens 10,000
+    // streams and then calls on new connections, so the limit is raised with the sessions.
+    return McpHttpServer.builder(server).port(port).maxConnections(maxSessions + 1_000)
         .servlet(s -> s.maxListeningStreams(maxSessions))
         .start();
   }

@@ -1,0 +1,248 @@
+package dev.keel.bench.driver;
+
+import dev.keel.mcp.client.CallOptions;
+import dev.keel.mcp.client.Era;
+import dev.keel.mcp.client.McpClient;
+import dev.keel.mcp.client.StreamableHttpTransport;
+import dev.keel.mcp.core.McpJson;
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.core.schema.TextContent;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.modern.client.McpSyncClient;
+import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The client side measured: {@code threads} caller threads share one client of the given kind
+ * and call {@code echo} on one server for {@code duration} seconds, after {@code warmup}
+ * seconds that are not counted. Prints calls/s, p50 and p99 (ms) and errors as one JSON line,
+ * the shape {@code Driver} writes, so that the report reads both.
+ *
+ * <pre>
+ * ClientBench --url URL --client keel-legacy|keel-modern|sdk-legacy|sdk-modern
+ *             [--threads N] [--duration S] [--warmup S] [--out FILE] [--label L] [--rep N]
+ * </pre>
+ *
+ * <p>Every client is built the way its documentation shows, with its defaults; one client per
+ * process, shared by the callers, as an application would hold it.
+ */
+public final class ClientBench {
+
+  /** One call, whatever the client: returns the text of the result's first content. */
+  interface Caller extends AutoCloseable {
+    String echo(String text) throws Exception;
+
+    @Override
+    void close();
+  }
+
+  private ClientBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    Map<String, Object> result = run(o);
+    String line = JsonMapper.builder().build().writeValueAsString(result);
+    System.out.println(line);
+    if (o.containsKey("out")) {
+      Files.writeString(Path.of(o.get("out")), line + "\n", StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+  }
+
+  /** Runs one measurement; see the class comment for the options. */
+  public static Map<String, Object> run(Map<String, String> o) throws Exception {
+    String url = o.get("url");
+    String kind = o.getOrDefault("client", "keel-legacy");
+    int threads = Integer.parseInt(o.getOrDefault("threads", "1"));
+    double duration = Double.parseDouble(o.getOrDefault("duration", "10"));
+    double warmup = Double.parseDouble(o.getOrDefault("warmup", "3"));
+    try (Caller caller = open(kind, URI.create(url))) {
+      // the first call outside the clock: a session, class loading, the connection pool
+      check(caller.echo("hello"));
+      measure(caller, threads, warmup);
+      Measured m = measure(caller, threads, duration);
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("server", kind);
+      r.put("scenario", o.getOrDefault("label", "client" + threads));
+      r.put("rep", Integer.parseInt(o.getOrDefault("rep", "1")));
+      r.put("threads", threads);
+      r.put("perSecond", round(m.ok / duration));
+      r.put("p50Ms", round(m.latencies.millisAt(0.50)));
+      r.put("p99Ms", round(m.latencies.millisAt(0.99)));
+      r.put("ok", m.ok);
+      r.put("errors", m.errors);
+      r.put("firstError", m.firstError);
+      return r;
+    }
+  }
+
+  private record Measured(long ok, long errors, Latencies latencies, String firstError) {}
+
+  /** One thread's call latencies (nanoseconds), merged after the run. */
+  static final class Latencies {
+    private long[] values = new long[1 << 12];
+    private int count;
+
+    void add(long nanos) {
+      if (count == values.length) {
+        values = Arrays.copyOf(values, count * 2);
+      }
+      values[count++] = nanos;
+    }
+
+    void addAll(Latencies other) {
+      for (int i = 0; i < other.count; i++) {
+        add(other.values[i]);
+      }
+    }
+
+    /** The latency at quantile {@code q}, in milliseconds; 0 when nothing was measured. */
+    double millisAt(double q) {
+      if (count == 0) {
+        return 0;
+      }
+      long[] sorted = Arrays.copyOf(values, count);
+      Arrays.sort(sorted);
+      return sorted[Math.max(0, Math.min(count - 1, (int) Math.ceil(q * count) - 1))] / 1e6;
+    }
+  }
+
+  private static Measured measure(Caller caller, int threads, double seconds)
+      throws InterruptedException {
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    AtomicLong ok = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    List<String> firstError = new ArrayList<>();
+    List<Latencies> perThread = new ArrayList<>();
+    List<Thread> running = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Latencies stats = new Latencies();
+      perThread.add(stats);
+      Thread thread = new Thread(() -> {
+        while (System.nanoTime() < end) {
+          long start = System.nanoTime();
+          try {
+            check(caller.echo("hello"));
+            stats.add(System.nanoTime() - start);
+            ok.incrementAndGet();
+          } catch (Exception | AssertionError e) {
+            errors.incrementAndGet();
+            synchronized (firstError) {
+              if (firstError.isEmpty()) {
+                firstError.add(String.valueOf(e));
+              }
+            }
+          }
+        }
+      }, "client-bench-" + t);
+      running.add(thread);
+      thread.start();
+    }
+    for (Thread thread : running) {
+      thread.join();
+    }
+    Latencies all = new Latencies();
+    perThread.forEach(all::addAll);
+    return new Measured(ok.get(), errors.get(), all,
+        firstError.isEmpty() ? null : firstError.get(0));
+  }
+
+  private static void check(String text) {
+    if (!"hello".equals(text)) {
+      throw new AssertionError("echo answered " + text);
+    }
+  }
+
+  private static double round(double value) {
+    return Math.round(value * 100) / 100.0;
+  }
+
+  static Caller open(String kind, URI url) {
+    switch (kind.toLowerCase(Locale.ROOT)) {
+      case "keel-legacy":
+        return keel(url, Era.LEGACY);
+      case "keel-modern":
+        return keel(url, Era.MODERN);
+      case "sdk-legacy":
+        return sdkLegacy(url);
+      case "sdk-modern":
+        return sdkModern(url);
+      default:
+        throw new IllegalArgumentException("unknown client " + kind);
+    }
+  }
+
+  private static Caller keel(URI url, Era era) {
+    McpClient client = McpClient.builder(StreamableHttpTransport.builder(url).build()).era(era)
+        .connect();
+    return new Caller() {
+      @Override
+      public String echo(String text) {
+        CallToolResult r = client.callTool("echo",
+            McpJson.object().put("text", text), CallOptions.defaults());
+        return ((TextContent) r.content().get(0)).text();
+      }
+
+      @Override
+      public void close() {
+        client.close();
+      }
+    };
+  }
+
+  private static Caller sdkLegacy(URI url) {
+    String base = url.getScheme() + "://" + url.getAuthority();
+    io.modelcontextprotocol.client.McpSyncClient client =
+        io.modelcontextprotocol.client.McpClient.sync(HttpClientStreamableHttpTransport
+            .builder(base).endpoint(url.getPath()).build()).build();
+    client.initialize();
+    return new Caller() {
+      @Override
+      public String echo(String text) {
+        McpSchema.CallToolResult r = client.callTool(
+            new McpSchema.CallToolRequest("echo", Map.of("text", text)));
+        return ((McpSchema.TextContent) r.content().get(0)).text();
+      }
+
+      @Override
+      public void close() {
+        client.close();
+      }
+    };
+  }
+
+  private static Caller sdkModern(URI url) {
+    McpSyncClient client = io.modelcontextprotocol.modern.client.McpClient
+        .sync(HttpClientMcpTransport.builder(url).build()).build();
+    return new Caller() {
+      @Override
+      public String echo(String text) {
+        io.modelcontextprotocol.modern.McpSchema.CallToolResult r =
+            client.tool("echo").arguments(Map.of("text", text)).call();
+        return ((io.modelcontextprotocol.modern.McpSchema.TextContent) r.content().get(0))
+            .text();
+      }
+
+      @Override
+      public void close() {
+        // the SDK's modern sync client holds no session and has no close
+      }
+    };
+  }
+}
