@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -55,6 +57,9 @@ public final class StreamableHttpTransport implements ClientTransport {
   private final HttpExchange.Limits limits;
   private final JsonRpcCodec codec;
   private final ExecutorService readers = ClientThreads.newExecutor("keel-http-client");
+  /** Cuts a request's stream that stays open after its answer (see HttpExchange.readToEnd). */
+  private final ScheduledThreadPoolExecutor streamEnds = ClientThreads.newTimer(
+      "keel-http-client-stream-ends");
   /** The request exchanges being read: closing the transport ends each one. */
   private final Set<HttpExchange> live = ConcurrentHashMap.newKeySet();
   private final ReentrantLock sessionLock = new ReentrantLock();
@@ -319,6 +324,11 @@ public final class StreamableHttpTransport implements ClientTransport {
     return closed;
   }
 
+  /** Returns the timer that cuts response streams left open after their answer. */
+  ScheduledExecutorService streamEnds() {
+    return streamEnds;
+  }
+
   /** Returns how many request exchanges are still being read: 0 once every one has ended. */
   int liveExchanges() {
     return live.size();
@@ -357,6 +367,7 @@ public final class StreamableHttpTransport implements ClientTransport {
       exchange.abort();
     }
     readers.shutdownNow();
+    streamEnds.shutdownNow();
     shutDownHttpClient();
   }
 

@@ -116,6 +116,15 @@ public final class McpHttpServer implements AutoCloseable {
     return bounds.openConnections();
   }
 
+  /**
+   * Returns how many client connections the server has accepted since it started. Beside the
+   * calls served it tells whether clients reuse their connections: a client that opens one per
+   * call costs a TCP handshake and a new Jetty connection each time.
+   */
+  public long acceptedConnections() {
+    return bounds.acceptedConnections();
+  }
+
   /** Blocks until the server stops. */
   public void join() throws InterruptedException {
     jetty.join();

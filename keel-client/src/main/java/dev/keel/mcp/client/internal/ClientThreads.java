@@ -3,6 +3,7 @@ package dev.keel.mcp.client.internal;
 import java.lang.reflect.Method;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -12,6 +13,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ClientThreads {
 
   private ClientThreads() {}
+
+  /**
+   * Returns a timer with one daemon thread, started on first use, that forgets a cancelled task
+   * at once: its tasks are short bounds that are nearly always cancelled, one per call.
+   */
+  public static ScheduledThreadPoolExecutor newTimer(String name) {
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
+    timer.setRemoveOnCancelPolicy(true);
+    return timer;
+  }
 
   /** Returns a new executor starting one thread per task. */
   public static ExecutorService newExecutor(String name) {

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.io.AbstractEndPoint;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -43,6 +44,7 @@ public final class ConnectionBounds extends AbstractLifeCycle implements Connect
   private final long writeMillis;
   private final long tickMillis;
   private final Map<Connection, Tracked> open = new ConcurrentHashMap<>();
+  private final LongAdder accepted = new LongAdder();
   private ScheduledExecutorService timer;
 
   /** Creates the bounds; {@code header} and {@code write} must be positive. */
@@ -76,8 +78,14 @@ public final class ConnectionBounds extends AbstractLifeCycle implements Connect
     return open.size();
   }
 
+  /** Returns how many connections were opened since the server started. */
+  public long acceptedConnections() {
+    return accepted.sum();
+  }
+
   @Override
   public void onOpened(Connection connection) {
+    accepted.increment();
     open.put(connection, new Tracked(connection, System.nanoTime()));
   }
 
