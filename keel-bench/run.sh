@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Keel benchmark: Keel, Quarkus MCP, the official MCP Java SDK (session and stateless
 # transports) and a minimal servlet, side by side on CPU 0 with the load driver on CPU 1, every scenario repeated
-# with the servers measured in turn, then docs/benchmarks.md is written from the medians. See keel-bench/README.md.
+# with the servers measured in turn; then the clients, the database agent's own cost (H2, and a
+# PostgreSQL it starts), and start-up and idle RSS; then docs/benchmarks.md is written from the
+# medians. See keel-bench/README.md.
 #
 #   keel-bench/run.sh                 # the full run (about 30 minutes)
 #   keel-bench/run.sh --quick         # a trial: shorter warm-up and runs (about 13 minutes)
@@ -88,6 +90,35 @@ stop_all() {
   for kind in "${!PIDS[@]}"; do SERVER_PID="${PIDS[$kind]}"; stop_server; done
   PIDS=()
   stop_server
+  stop_postgres
+}
+
+# start_postgres: a throwaway PostgreSQL in $WORK on a free loopback port, pinned to the
+# server's CPU, for the agent's PostgreSQL rows; sets PG_URL. Returns 1 (the rows are left out)
+# when no PostgreSQL is installed: apt-get install postgresql.
+PG_AS=() PG_BIN="" PG_URL=""
+start_postgres() {
+  PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  [ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] || return 1
+  mkdir -p "$WORK/pg"
+  if [ "$(id -u)" = 0 ]; then
+    # initdb refuses root: the data belongs to the postgres user, who must reach $WORK
+    chmod 755 "$WORK"; chown postgres "$WORK/pg"; PG_AS=(runuser -u postgres --)
+  fi
+  local port
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "${PG_AS[@]}" "$PG_BIN/initdb" -D "$WORK/pg/data" -U postgres --auth=trust -E UTF8 \
+    --no-locale --no-sync >/dev/null || return 1
+  "${SERVER_CPU[@]}" "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg/data" -l "$WORK/pg/log" -w \
+    -o "-p $port -k $WORK/pg -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null \
+    || return 1
+  PG_URL="jdbc:postgresql://127.0.0.1:$port/postgres"
+}
+stop_postgres() {
+  if [ -n "$PG_URL" ]; then
+    "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg/data" -m fast -w stop >/dev/null 2>&1 || true
+    PG_URL=""
+  fi
 }
 trap 'stop_all; rm -rf "$WORK"' EXIT
 
@@ -224,6 +255,54 @@ drive --scenario echo --style session --conns 64 --warmup 0 --duration "$WARMUP"
 drive --server keel-probe --label cancel --scenario cancel --warmup-cancels $(( CANCELS * 60 )) \
   --settle 10 --cancels "$CANCELS" --conns 4 --out "$RESULTS"
 stop_server
+
+# The agent's own cost: AgentBench in one JVM on the driver's CPU, H2 in that JVM, PostgreSQL
+# on the server's CPU; each engine's line has both sizes and both paths (agent and plain JDBC).
+echo "== the agent's own cost: query of 1 and 500 rows, on H2 and PostgreSQL, against plain JDBC"
+AGENT=(--warmup "$(( RUN_WARMUP * 2 ))" --duration "$DURATION" --out "$RESULTS")
+for rep in $(seq 1 "$REPS"); do
+  "${DRIVER_CPU[@]}" "$JAVA" -Xmx1g "${QUIET[@]}" -cp "$CP" dev.keel.bench.driver.AgentBench \
+    --engine h2 --rep "$rep" "${AGENT[@]}" >/dev/null || echo "   the agent on H2 failed" >&2
+done
+if start_postgres; then
+  for rep in $(seq 1 "$REPS"); do
+    "${DRIVER_CPU[@]}" "$JAVA" -Xmx1g "${QUIET[@]}" -cp "$CP" dev.keel.bench.driver.AgentBench \
+      --engine postgresql --jdbc "$PG_URL" --user postgres --rep "$rep" "${AGENT[@]}" \
+      >/dev/null || echo "   the agent on PostgreSQL failed" >&2
+  done
+  stop_postgres
+else
+  echo "   no PostgreSQL here (apt-get install postgresql): its rows are left out" >&2
+fi
+
+# Start-up to "listening on" and idle RSS, each process pinned to the server's CPU, in turn;
+# then with class-data sharing, from an archive that an unmeasured first run wrote.
+echo "== start-up and idle RSS: keel fixtures, keel agent, Quarkus MCP; then with AppCDS"
+KEEL_JAR="$ROOT/keel-cli/target/keel.jar"
+startup() {
+  local label="$1"; shift
+  "$JAVA" -cp "$CP" dev.keel.bench.driver.StartupBench --label "$label" --rep "$rep" \
+    --idle 5 --out "$RESULTS" -- "${SERVER_CPU[@]}" "$JAVA" "$@" >/dev/null \
+    || echo "   $label did not start" >&2
+}
+CDS_DIR="$WORK/cds"; mkdir -p "$CDS_DIR"
+for rep in 0 $(seq 1 "$REPS"); do
+  if [ "$rep" -gt 0 ]; then
+    startup keel-fixtures -jar "$KEEL_JAR" fixtures --port 0
+    startup keel-agent -jar "$KEEL_JAR" agent --port 0
+    startup quarkus -jar "$QUARKUS_JAR"
+  fi
+  # rep 0 writes each archive and its result is dropped below
+  CDS=(-XX:+AutoCreateSharedArchive)
+  startup keel-fixtures-cds "${CDS[@]}" "-XX:SharedArchiveFile=$CDS_DIR/fixtures.jsa" \
+    -jar "$KEEL_JAR" fixtures --port 0
+  startup keel-agent-cds "${CDS[@]}" "-XX:SharedArchiveFile=$CDS_DIR/agent.jsa" \
+    -jar "$KEEL_JAR" agent --port 0
+  startup quarkus-cds "${CDS[@]}" "-XX:SharedArchiveFile=$CDS_DIR/quarkus.jsa" \
+    -jar "$QUARKUS_JAR"
+done
+# the runs that wrote the archives do not count
+grep -v '"scenario":"startup","rep":0' "$RESULTS" > "$RESULTS.kept" && mv "$RESULTS.kept" "$RESULTS"
 
 mkdir -p "$(dirname "$OUT")"
 REPORT=(--results "$RESULTS" --out "$OUT" --mode "$MODE" --warmup "$WARMUP"

@@ -2,8 +2,10 @@ package dev.keel.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.keel.bench.driver.AgentBench;
 import dev.keel.bench.driver.ClientBench;
 import dev.keel.bench.driver.Driver;
+import dev.keel.bench.driver.StartupBench;
 import dev.keel.bench.report.BenchReport;
 import dev.keel.bench.servers.BenchServer;
 import dev.keel.bench.servers.BenchServer.Kind;
@@ -80,6 +82,20 @@ class BenchmarkSmokeTest {
           .isLessThanOrEqualTo((Double) cancel.get("p99Ms"));
     }
 
+    // the agent's own cost, on H2 (the PostgreSQL rows need the server run.sh starts)
+    AgentBench.main(new String[] {"--engine", "h2", "--warmup", "0", "--duration", "0.5",
+        "--out", results.toString()});
+
+    // start-up, of the fixture server from this test's own class path
+    Map<String, Object> startup = StartupBench.run(Map.of("label", "keel-fixtures", "idle",
+        "0.2"), List.of(Path.of(System.getProperty("java.home"),
+        "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+        "dev.keel.cli.Main", "fixtures", "--port", "0"));
+    assertThat((Double) startup.get("startupMs")).isPositive();
+    assertThat((Long) startup.get("rssBytes")).isPositive();
+    Files.writeString(results, new tools.jackson.databind.json.JsonMapper()
+        .writeValueAsString(startup) + "\n", java.nio.file.StandardOpenOption.APPEND);
+
     Path report = dir.resolve("benchmarks.md");
     BenchReport.main(new String[] {"--results", results.toString(), "--out", report.toString(),
         "--mode", "smoke", "--reps", "1"});
@@ -98,6 +114,12 @@ class BenchmarkSmokeTest {
     assertThat(md).containsPattern("\\| earlier \\| echo64 \\| SDK session \\| [0-9.]+× \\| ≥ 2.00× "
         + "\\| (yes|\\*\\*no\\*\\*) \\|");
     assertThat(md).contains("| 22 | echo16 | Quarkus MCP | — | ≥ 1.10× | not measured |");
+    assertThat(md).containsPattern("\\| `keel fixtures` \\| [0-9,]+ \\| [0-9]+ MiB \\| — / — \\|");
+    assertThat(md).contains("| 22 | keel-fixtures startup | Quarkus MCP (start-up) | — |");
+    for (String size : List.of("1 row", "500 rows")) {
+      assertThat(md).containsPattern("\\| H2 \\(embedded\\) \\| " + size
+          + " \\| [0-9.]+ / [0-9.]+ \\| [0-9.]+ / [0-9.]+ \\| -?[0-9.]+ \\| [0-9,]+ \\|");
+    }
   }
 
   /** Every measured client calls the benchmark's Keel server with no error, in both eras. */

@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -93,35 +92,6 @@ public final class ClientBench {
   }
 
   private record Measured(long ok, long errors, Latencies latencies, String firstError) {}
-
-  /** One thread's call latencies (nanoseconds), merged after the run. */
-  static final class Latencies {
-    private long[] values = new long[1 << 12];
-    private int count;
-
-    void add(long nanos) {
-      if (count == values.length) {
-        values = Arrays.copyOf(values, count * 2);
-      }
-      values[count++] = nanos;
-    }
-
-    void addAll(Latencies other) {
-      for (int i = 0; i < other.count; i++) {
-        add(other.values[i]);
-      }
-    }
-
-    /** The latency at quantile {@code q}, in milliseconds; 0 when nothing was measured. */
-    double millisAt(double q) {
-      if (count == 0) {
-        return 0;
-      }
-      long[] sorted = Arrays.copyOf(values, count);
-      Arrays.sort(sorted);
-      return sorted[Math.max(0, Math.min(count - 1, (int) Math.ceil(q * count) - 1))] / 1e6;
-    }
-  }
 
   private static Measured measure(Caller caller, int threads, double seconds)
       throws InterruptedException {

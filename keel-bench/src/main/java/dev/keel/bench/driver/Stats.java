@@ -1,6 +1,5 @@
 package dev.keel.bench.driver;
 
-import java.util.Arrays;
 
 /** What one run measured: completed operations, errors and their latencies. */
 final class Stats {
@@ -10,8 +9,7 @@ final class Stats {
   long unmeasuredErrors;
   long windowNanos;
   String firstError;
-  private long[] latencies = new long[1 << 14];
-  private int count;
+  private final Latencies latencies = new Latencies();
 
   void record(boolean success, long latencyNanos, ResponseParser response) {
     if (success) {
@@ -22,10 +20,7 @@ final class Stats {
         firstError = "HTTP " + response.status() + " " + response.bodyText();
       }
     }
-    if (count == latencies.length) {
-      latencies = Arrays.copyOf(latencies, count * 2);
-    }
-    latencies[count++] = latencyNanos;
+    latencies.add(latencyNanos);
   }
 
   void error(String what) {
@@ -41,12 +36,6 @@ final class Stats {
 
   /** Returns the latency at quantile {@code q} in milliseconds. */
   double percentileMillis(double q) {
-    if (count == 0) {
-      return 0;
-    }
-    long[] sorted = Arrays.copyOf(latencies, count);
-    Arrays.sort(sorted);
-    int index = Math.max(0, Math.min(count - 1, (int) Math.ceil(q * count) - 1));
-    return sorted[index] / 1e6;
+    return latencies.millisAt(q);
   }
 }

@@ -68,6 +68,8 @@ public final class BenchReport {
     new Tables(runs, md).targets();
     new Tables(runs, md).latency();
     new Tables(runs, md).clients();
+    new Tables(runs, md).agent();
+    new Tables(runs, md).startup();
     new Tables(runs, md).idle(options.getOrDefault("xmx", "256m"));
     new Tables(runs, md).cancellation();
     environment();

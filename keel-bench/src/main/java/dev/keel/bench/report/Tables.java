@@ -31,6 +31,7 @@ final class Tables {
   static final String IDLE = "idle";
   static final String CANCEL = "cancel";
   static final String PROBE = "keel-probe";
+  static final String STARTUP = "startup";
 
   private final Runs runs;
   private final StringBuilder md;
@@ -56,13 +57,12 @@ final class Tables {
   }
 
   /** The scenarios, in the order of the rows, with what each row is called. */
-  static final Map<String, String> SCENARIOS = Map.of(
+  static final Map<String, String> SCENARIOS = ordered(
       ECHO16, "echo, 16 conns, legacy session",
       ECHO64, "echo, 64 conns, legacy session",
       STATELESS64, "echo, 64 conns, stateless (Keel: 2026-07-28)",
       SLEEP50, "sleep 50 ms, 64 conns",
       SESSIONS, "full sessions (initialize, initialized, call, DELETE), 64 conns");
-  static final List<String> ROWS = List.of(ECHO16, ECHO64, STATELESS64, SLEEP50, SESSIONS);
 
   /** Client labels (the driver's {@code --label}) and the clients measured, in row order. */
   static final String CLIENT1 = "client1";
@@ -71,13 +71,40 @@ final class Tables {
   static final String SDK_LEGACY_CLIENT = "sdk-legacy";
   static final String KEEL_MODERN_CLIENT = "keel-modern";
   static final String SDK_MODERN_CLIENT = "sdk-modern";
-  static final Map<String, String> CLIENTS = Map.of(
+  static final Map<String, String> CLIENTS = ordered(
       KEEL_LEGACY_CLIENT, "Keel client, 2025-11-25 session",
       SDK_LEGACY_CLIENT, "SDK client, 2025-11-25 session",
       KEEL_MODERN_CLIENT, "Keel client, 2026-07-28",
       SDK_MODERN_CLIENT, "SDK modern client, 2026-07-28");
-  static final List<String> CLIENT_ROWS = List.of(KEEL_LEGACY_CLIENT, SDK_LEGACY_CLIENT,
-      KEEL_MODERN_CLIENT, SDK_MODERN_CLIENT);
+
+  /** The agent's engines (AgentBench's {@code server} is agent- or jdbc- and one of these). */
+  static final Map<String, String> AGENT_ENGINES = ordered("h2", "H2 (embedded)",
+      "postgresql", "PostgreSQL");
+  /** The agent's result sizes, AgentBench's scenarios. */
+  static final Map<String, String> AGENT_SIZES = ordered("query1", "1 row", "query500",
+      "500 rows");
+
+  /**
+   * The processes whose start-up is measured (StartupBench's {@code --label}), in row order:
+   * each as it starts by default, then with class-data sharing (an AppCDS archive from an
+   * earlier run, {@code -XX:SharedArchiveFile}).
+   */
+  static final Map<String, String> STARTUPS = ordered(
+      "keel-fixtures", "`keel fixtures`",
+      "keel-agent", "`keel agent` (embedded H2 sample)",
+      "quarkus", "Quarkus MCP (JVM mode)",
+      "keel-fixtures-cds", "`keel fixtures`, AppCDS",
+      "keel-agent-cds", "`keel agent`, AppCDS",
+      "quarkus-cds", "Quarkus MCP, AppCDS");
+
+  /** A map keeping the order its keys and values are given in, alternately. */
+  private static Map<String, String> ordered(String... keysAndValues) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      m.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(m);
+  }
 
   /**
    * One target: Keel's {@code field} in {@code scenario} against {@code peer}'s (or against
@@ -93,6 +120,10 @@ final class Tables {
     }
   }
 
+  /** What a target's column says after the peer when it compares more than the rate. */
+  private static final Map<String, String> FIELD_NOTES = ordered("p99Ms", " (p99)",
+      "startupMs", " (start-up)", "rssBytes", " (idle RSS)");
+
   /** The targets, the current issue's first. */
   static final List<Target> TARGETS = List.of(
       new Target(ECHO16, QUARKUS, "perSecond", 1.1, false, "22"),
@@ -104,6 +135,10 @@ final class Tables {
       new Target(STATELESS64, SDK_MODERN, "perSecond", 2.0, false, "22"),
       new Target(KEEL_LEGACY_CLIENT, CLIENT64, SDK_LEGACY_CLIENT, "perSecond", 1.5, false, "22"),
       new Target(KEEL_MODERN_CLIENT, CLIENT64, SDK_MODERN_CLIENT, "perSecond", 1.5, false, "22"),
+      new Target("keel-fixtures", STARTUP, QUARKUS, "startupMs", 1.0, true, "22"),
+      new Target("keel-fixtures", STARTUP, QUARKUS, "rssBytes", 1.0, true, "22"),
+      new Target("keel-agent", STARTUP, QUARKUS, "startupMs", 1.0, true, "22"),
+      new Target("keel-agent", STARTUP, QUARKUS, "rssBytes", 1.0, true, "22"),
       new Target(ECHO64, SDK, "perSecond", 2.0, false, "earlier"),
       new Target(STATELESS64, SDK_STATELESS, "perSecond", 1.5, false, "earlier"),
       new Target(SESSIONS, SDK, "perSecond", 1.5, false, "earlier"));
@@ -118,7 +153,7 @@ final class Tables {
       }
     }
     md.append("\n| --- |").append(" ---: |".repeat(2 * present.size() - 1)).append('\n');
-    for (String scenario : ROWS) {
+    for (String scenario : SCENARIOS.keySet()) {
       String name = SCENARIOS.get(scenario);
       if (scenario.equals(SLEEP50)) {
         name += " (ideal " + number(runs.median(KEEL, SLEEP50, "idealPerSecond")) + ")";
@@ -150,13 +185,15 @@ final class Tables {
           : runs.median(t.peer(), t.scenario(), t.field());
       String against = t.peer().equals("ideal") ? "the ideal rate"
           : SERVERS.getOrDefault(t.peer(), CLIENTS.get(t.peer()))
-              + (t.field().equals("p99Ms") ? " (p99)" : "");
+              + FIELD_NOTES.getOrDefault(t.field(), "");
+      String scenario = t.subject().equals(KEEL) ? t.scenario()
+          : t.subject() + " " + t.scenario();
       String met = "";
       if (keel.isPresent() && peer.isPresent() && peer.getAsDouble() > 0) {
         double r = keel.getAsDouble() / peer.getAsDouble();
         met = (t.atMost() ? r <= t.min() : r >= t.min()) ? "yes" : "**no**";
       }
-      md.append("| ").append(t.issue()).append(" | ").append(t.scenario()).append(" | ")
+      md.append("| ").append(t.issue()).append(" | ").append(scenario).append(" | ")
           .append(against).append(" | ").append(ratio(keel, peer)).append(" | ")
           .append(t.atMost() ? "≤ " : "≥ ").append(String.format(Locale.ROOT, "%.2f×", t.min()))
           .append(" | ").append(met.isEmpty() ? "not measured" : met).append(" |\n");
@@ -166,12 +203,12 @@ final class Tables {
 
 
   void clients() {
-    if (CLIENT_ROWS.stream().noneMatch(c -> runs.count(c, CLIENT64) > 0)) {
+    if (CLIENTS.keySet().stream().noneMatch(c -> runs.count(c, CLIENT64) > 0)) {
       return;
     }
     md.append("## Clients (one Keel server; calls/s, p50 / p99 ms)\n\n")
         .append("| client | 1 caller thread | 64 caller threads |\n| --- | ---: | ---: |\n");
-    for (String client : CLIENT_ROWS) {
+    for (String client : CLIENTS.keySet()) {
       md.append("| ").append(CLIENTS.get(client));
       for (String label : List.of(CLIENT1, CLIENT64)) {
         OptionalDouble rate = runs.median(client, label, "perSecond");
@@ -187,12 +224,88 @@ final class Tables {
         .append("`keel` server) on the server's CPU.\n\n");
   }
 
+  void agent() {
+    if (AGENT_ENGINES.keySet().stream().noneMatch(e -> runs.count("agent-" + e, "query1") > 0)) {
+      return;
+    }
+    md.append("## The database agent's own cost (`query`, one caller; p50 / p99 ms)\n\n")
+        .append("| engine | result | plain JDBC | through the agent | the agent's own cost (p50) |")
+        .append(" agent calls/s |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+    for (Map.Entry<String, String> engine : AGENT_ENGINES.entrySet()) {
+      for (Map.Entry<String, String> size : AGENT_SIZES.entrySet()) {
+        String agent = "agent-" + engine.getKey();
+        String jdbc = "jdbc-" + engine.getKey();
+        if (runs.count(agent, size.getKey()) == 0) {
+          continue;
+        }
+        OptionalDouble agentP50 = runs.median(agent, size.getKey(), "p50Ms");
+        OptionalDouble jdbcP50 = runs.median(jdbc, size.getKey(), "p50Ms");
+        md.append("| ").append(engine.getValue()).append(" | ").append(size.getValue())
+            .append(" | ").append(pair(jdbc, size.getKey())).append(" | ")
+            .append(pair(agent, size.getKey())).append(" | ")
+            .append(agentP50.isPresent() && jdbcP50.isPresent()
+                ? fine(OptionalDouble.of(agentP50.getAsDouble() - jdbcP50.getAsDouble()))
+                : "—")
+            .append(" | ").append(number(runs.median(agent, size.getKey(), "perSecond")))
+            .append(" |\n");
+      }
+    }
+    md.append("\nThe same statement, `SELECT id, name, amount, created FROM bench_rows` (one row ")
+        .append("by its key, or all 500 in key order), through plain JDBC on one open connection ")
+        .append("reading every column, and as a 2026-07-28 `tools/call` of `query` through the ")
+        .append("agent's engine in the same JVM (AgentBench): from the request's bytes to the ")
+        .append("answer's, with the statement check and rewrite, the pool, the read-only ")
+        .append("transaction and statement timeout, the bounded read and the JSON. HTTP is left ")
+        .append("out; the server tables measure it. One caller thread, on the driver's CPU; ")
+        .append("PostgreSQL runs on the server's.\n\n");
+  }
+
+  void startup() {
+    if (STARTUPS.keySet().stream().noneMatch(p -> runs.count(p, STARTUP) > 0)) {
+      return;
+    }
+    md.append("## Start-up and footprint (`java -jar`, pinned to the server's CPU)\n\n")
+        .append("| process | to `listening on` (ms) | idle RSS | against Quarkus MCP (time / RSS) |")
+        .append("\n| --- | ---: | ---: | ---: |\n");
+    for (Map.Entry<String, String> p : STARTUPS.entrySet()) {
+      if (runs.count(p.getKey(), STARTUP) == 0) {
+        continue;
+      }
+      OptionalDouble ms = runs.median(p.getKey(), STARTUP, "startupMs");
+      OptionalDouble rss = runs.median(p.getKey(), STARTUP, "rssBytes");
+      String peer = p.getKey().endsWith("-cds") ? "quarkus-cds" : QUARKUS;
+      md.append("| ").append(p.getValue()).append(" | ").append(number(ms)).append(" | ")
+          .append(rss.isPresent() ? String.format(Locale.ROOT, "%.0f MiB",
+              rss.getAsDouble() / (1 << 20)) : "—")
+          .append(" | ").append(p.getKey().startsWith("quarkus") ? ""
+              : ratio(ms, runs.median(peer, STARTUP, "startupMs")) + " / "
+                  + ratio(rss, runs.median(peer, STARTUP, "rssBytes")))
+          .append(" |\n");
+    }
+    md.append("\nFrom starting the process to the line saying it listens; the resident set is ")
+        .append("read from `/proc` after it then sat idle for five seconds, before any request. ")
+        .append("AppCDS rows run with an archive the same command wrote on an earlier run ")
+        .append("(`-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=...`, JDK 19+); ")
+        .append("docs/performance.md says how to use it.\n\n");
+  }
+
+  private String pair(String server, String scenario) {
+    OptionalDouble p50 = runs.median(server, scenario, "p50Ms");
+    return p50.isPresent() ? fine(p50) + " / " + fine(runs.median(server, scenario, "p99Ms"))
+        : "—";
+  }
+
+  /** Milliseconds to the microsecond: plain JDBC on H2 takes a few of them. */
+  private static String fine(OptionalDouble value) {
+    return value.isPresent() ? String.format(Locale.ROOT, "%.3f", value.getAsDouble()) : "—";
+  }
+
   void latency() {
     List<String> present = present();
     md.append("## Latency (median p50 / p99, ms)\n\n| scenario |");
     present.forEach(server -> md.append(' ').append(SERVERS.get(server)).append(" |"));
     md.append("\n| --- |").append(" ---: |".repeat(present.size())).append('\n');
-    for (String scenario : ROWS) {
+    for (String scenario : SCENARIOS.keySet()) {
       md.append("| ").append(scenario);
       for (String server : present) {
         OptionalDouble p50 = runs.median(server, scenario, "p50Ms");
@@ -208,7 +321,7 @@ final class Tables {
   private List<String> present() {
     List<String> present = new ArrayList<>();
     for (String server : SERVERS.keySet()) {
-      if (server.equals(KEEL) || ROWS.stream().anyMatch(s -> runs.count(server, s) > 0)) {
+      if (server.equals(KEEL) || SCENARIOS.keySet().stream().anyMatch(s -> runs.count(server, s) > 0)) {
         present.add(server);
       }
     }
