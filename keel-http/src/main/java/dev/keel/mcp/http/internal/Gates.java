@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,6 +21,7 @@ final class Gates {
 
   private static final byte[] HEALTH = "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
   private static final int MAX_SESSION_ID = 128;
+  private static final String JSON = "application/json";
 
   private final HttpTransport.Options options;
   private final HttpErrors errors;
@@ -149,8 +149,45 @@ final class Gates {
     if (contentType == null) {
       return false;
     }
-    String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-    return type.equals("application/json");
+    int semicolon = contentType.indexOf(';');
+    int end = semicolon < 0 ? contentType.length() : semicolon;
+    int start = trimStart(contentType, 0, end);
+    int stop = trimEnd(contentType, start, end);
+    return stop - start == JSON.length() && sameLetters(contentType, start, JSON, JSON.length());
+  }
+
+  /** The first index from {@code from} on that {@link String#trim} would keep. */
+  private static int trimStart(String s, int from, int to) {
+    while (from < to && s.charAt(from) <= ' ') {
+      from++;
+    }
+    return from;
+  }
+
+  /** The end of {@code s[from, to)} once {@link String#trim} took its tail off. */
+  private static int trimEnd(String s, int from, int to) {
+    while (to > from && s.charAt(to - 1) <= ' ') {
+      to--;
+    }
+    return to;
+  }
+
+  /**
+   * True when {@code s} from {@code start} holds the first {@code length} characters of
+   * {@code lower} (lower case), ASCII letters compared in any case. Only ASCII folds:
+   * {@code toLowerCase} would also turn a few other letters (the Kelvin sign) into ASCII ones.
+   */
+  private static boolean sameLetters(String s, int start, String lower, int length) {
+    for (int i = 0; i < length; i++) {
+      char c = s.charAt(start + i);
+      if (c >= 'A' && c <= 'Z') {
+        c = (char) (c + ('a' - 'A'));
+      }
+      if (c != lower.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Session ids are visible ASCII (0x21 to 0x7E), at most 128 characters. */
@@ -169,16 +206,30 @@ final class Gates {
 
   /** True when the Accept header admits {@code type} (a missing header admits everything). */
   static boolean accepts(HttpServletRequest req, String type) {
-    String accept = req.getHeader("Accept");
+    return accepts(req.getHeader("Accept"), type);
+  }
+
+  /** True when an {@code Accept} header's value admits {@code type} (lower case). */
+  static boolean accepts(String accept, String type) {
     if (accept == null || accept.isBlank()) {
       return true;
     }
-    String major = type.substring(0, type.indexOf('/'));
-    for (String part : accept.split(",")) {
-      String media = part.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-      if (media.equals(type) || media.equals("*/*") || media.equals(major + "/*")) {
+    int major = type.indexOf('/') + 1;
+    // scanned in place rather than split: this runs on every POST, twice
+    for (int from = 0; from <= accept.length(); ) {
+      int comma = accept.indexOf(',', from);
+      int end = comma < 0 ? accept.length() : comma;
+      int semicolon = accept.indexOf(';', from);
+      int start = trimStart(accept, from, semicolon >= 0 && semicolon < end ? semicolon : end);
+      int stop = trimEnd(accept, start, semicolon >= 0 && semicolon < end ? semicolon : end);
+      int length = stop - start;
+      if (length == type.length() && sameLetters(accept, start, type, length)
+          || length == 3 && accept.startsWith("*/*", start)
+          || length == major + 1 && accept.charAt(stop - 1) == '*'
+              && sameLetters(accept, start, type, major)) {
         return true;
       }
+      from = end + 1;
     }
     return false;
   }

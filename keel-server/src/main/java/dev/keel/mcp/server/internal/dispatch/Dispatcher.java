@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +58,8 @@ public final class Dispatcher {
 
   /** Methods of the legacy era. */
   private final ServerCore core;
+  /** The initialize result by negotiated version; see {@link #initializeResult}. */
+  private final Map<String, ObjectNode> initializeResults = new ConcurrentHashMap<>();
   private final Map<String, MethodHandler> methods = Map.ofEntries(
       Map.entry("ping", UtilityMethods::ping),
       Map.entry("logging/setLevel", UtilityMethods::setLevel),
@@ -139,6 +142,16 @@ public final class Dispatcher {
     return value != null && value.isString() ? value.stringValue() : null;
   }
 
+  /**
+   * The result of an {@code initialize} that negotiated {@code version}: it depends on nothing
+   * else, so it is built once per version (from the records, the slower way to a tree) and each
+   * answer gets a copy, which nobody downstream can change for the next session.
+   */
+  private ObjectNode initializeResult(String version) {
+    return initializeResults.computeIfAbsent(version, v -> (ObjectNode) core.json().toTree(
+        new InitializeResult(v, core.capabilities(), core.info(), core.instructions(), null)));
+  }
+
   /** Handles {@code initialize}, creating a session or refreshing {@code existing}. */
   public InitializeOutcome initialize(Principal principal, JsonRpcRequest request,
       RealServerSession existing) {
@@ -165,10 +178,8 @@ public final class Dispatcher {
     String version = ProtocolVersion.negotiate(params.protocolVersion());
     session.negotiated(version, params.capabilities(), params.clientInfo());
     session.touch();
-    InitializeResult result = new InitializeResult(version, core.capabilities(), core.info(),
-        core.instructions(), null);
-    return new InitializeOutcome(new JsonRpcResponse(request.id(), core.json().toTree(result)),
-        session);
+    return new InitializeOutcome(new JsonRpcResponse(request.id(),
+        initializeResult(version).deepCopy()), session);
   }
 
   /**
