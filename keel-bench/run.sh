@@ -5,8 +5,8 @@
 # PostgreSQL it starts), and start-up and idle RSS; then docs/benchmarks.md is written from the
 # medians. See keel-bench/README.md.
 #
-#   keel-bench/run.sh                 # the full run (about 30 minutes)
-#   keel-bench/run.sh --quick         # a trial: shorter warm-up and runs (about 13 minutes)
+#   keel-bench/run.sh                 # the full run (about 60 minutes)
+#   keel-bench/run.sh --quick         # a trial: shorter warm-up and runs (about 20 minutes)
 #
 # Options: --quick, --reps N, --warmup SECONDS (per server), --duration SECONDS (per run),
 #   --java PATH (default: $KEEL_BENCH_JAVA, else the newest JDK 21+ in /usr/lib/jvm, else

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -143,5 +144,38 @@ class ClientAgainstKeelTest {
       assertThat(((TextContent) client.callTool("echo", args).content().get(0)).text())
           .isEqualTo("after");
     }
+  }
+
+  /**
+   * Calls one after another share one connection, in both eras, when the answers come on event
+   * streams. A call that reports progress is answered on a stream the server ends right after
+   * the answer; a client that closed the stream at the answer, before that end, made the JDK
+   * drop the connection, so every such call paid for a new one.
+   */
+  @ParameterizedTest
+  @EnumSource(value = Era.class, names = {"LEGACY", "MODERN"})
+  void streamedAnswersLeaveTheConnectionForTheNextCall(Era era) {
+    try (McpClient client = McpClient.builder(transport("http")).era(era)
+        .requestTimeout(Duration.ofSeconds(30)).connect()) {
+      // the first call may still open one (the handshake's connection may be the listening
+      // stream's now); from then on each call finds the previous one's connection in the pool
+      streamedCall(client);
+      long before = http.acceptedConnections();
+      for (int i = 0; i < 10; i++) {
+        streamedCall(client);
+      }
+      assertThat(http.acceptedConnections() - before)
+          .as("connections opened for 10 calls in a row").isLessThanOrEqualTo(1);
+    }
+  }
+
+  /** A call whose answer comes on an event stream: it reports progress before it. */
+  private static void streamedCall(McpClient client) {
+    List<Double> reports = new CopyOnWriteArrayList<>();
+    TextContent answer = (TextContent) client.callTool("test_tool_with_progress", null,
+        CallOptions.defaults().withProgress((p, total, message) -> reports.add(p)))
+        .content().get(0);
+    assertThat(answer.text()).startsWith("Progress reported");
+    assertThat(reports).as("progress before the answer").containsExactly(0.0, 50.0, 100.0);
   }
 }
