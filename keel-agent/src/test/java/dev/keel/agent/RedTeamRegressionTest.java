@@ -238,13 +238,16 @@ class RedTeamRegressionTest {
   @Test
   void parsingIsAdmittedByThePerPrincipalLimit() throws Exception {
     // Bob runs his limit of statements; one more, however costly to parse, is refused before
-    // the parser sees it (here it would not even parse).
+    // the parser sees it (here it would not even parse). The sleeps must all be running at
+    // once: long enough that eight requests started by a loaded machine, some waiting a moment
+    // for a pool connection an earlier test's cancel replaced, still overlap (3 s did not, once,
+    // on a busy CI run).
     ExecutorService pool = Executors.newFixedThreadPool(LIMITS.maxConcurrentQueries());
     try {
       List<CompletableFuture<String>> sleeps = new ArrayList<>();
       for (int i = 0; i < LIMITS.maxConcurrentQueries(); i++) {
         sleeps.add(CompletableFuture.supplyAsync(() -> asBob(postgres,
-            "SELECT pg_sleep(3)"), pool));
+            "SELECT pg_sleep(" + SLEEP_SECONDS + ")"), pool));
       }
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
           sleepingStatements() == LIMITS.maxConcurrentQueries());
@@ -257,10 +260,13 @@ class RedTeamRegressionTest {
     }
   }
 
+  /** How long each of Bob's statements sleeps in the admission test. */
+  static final int SLEEP_SECONDS = 10;
+
   static int sleepingStatements() throws Exception {
     try (Connection c = TestPostgres.get().superuser(DB); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = '"
-            + DB + "' AND state = 'active' AND query LIKE '%pg_sleep(3)%' "
+            + DB + "' AND state = 'active' AND query LIKE '%pg_sleep(" + SLEEP_SECONDS + ")%' "
             + "AND pid <> pg_backend_pid()")) {
       rs.next();
       return rs.getInt(1);

@@ -45,8 +45,9 @@ public final class AgentBench {
 
   /** The rows the large result returns, the agent's default row limit. */
   static final int ROWS = 500;
-  private static final String ONE = "SELECT id, name, amount, created FROM bench_rows WHERE id = 42";
-  private static final String ALL = "SELECT id, name, amount, created FROM bench_rows ORDER BY id";
+  private static final String COLUMNS = "SELECT id, name, amount, created FROM bench_rows";
+  private static final String ONE = COLUMNS + " WHERE id = 42";
+  private static final String ALL = COLUMNS + " ORDER BY id";
   private static final MessageStream NOWHERE = message -> true;
 
   private AgentBench() {}
@@ -85,7 +86,7 @@ public final class AgentBench {
         for (Map.Entry<String, String> size : Map.of("query1", ONE, "query" + ROWS, ALL)
             .entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
           String sql = size.getValue();
-          int expected = sql == ONE ? 1 : ROWS;
+          int expected = sql.equals(ONE) ? 1 : ROWS;
           byte[] call = call(sql);
           Op viaAgent = () -> agentCall(server, call, expected);
           Op viaJdbc = () -> jdbc(plain, sql, expected);
