@@ -266,6 +266,11 @@ class SlowClientsTest {
         .isBetween(WRITE.toMillis(), WRITE.toMillis() + SLACK_MS);
     report("POST clients that do not read (6 MiB answers, 8 MiB streams)", closed, WRITE,
         prompt);
+    // The connection is closed by Jetty's write timeout before the failed write returns to the
+    // tool's thread, which is where the loss cancels the request: on a loaded machine the count
+    // trails the close by a moment.
+    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        .until(() -> server.metrics().cancellations() - cancellations >= 2);
     assertThat(server.metrics().cancellations() - cancellations)
         .as("streamed requests cancelled by their lost streams").isEqualTo(2);
     assertBackToIdle(2);
