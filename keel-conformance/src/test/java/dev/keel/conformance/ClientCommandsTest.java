@@ -77,6 +77,31 @@ class ClientCommandsTest {
     return args.toArray(String[]::new);
   }
 
+  /**
+   * A command line that names its subcommand is given only that one (picocli's reflection over
+   * all of them cost most of a second of every start): the others must still be listed by
+   * {@code --help}, suggested for a misspelt name, and each must still parse on its own.
+   */
+  @Test
+  void everySubcommandIsListedSuggestedAndRunsOnItsOwn() throws Exception {
+    List<String> names = List.of("agent", "fixtures", "tools", "call", "read", "resources",
+        "templates", "prompts", "prompt", "login", "conformance-client");
+    Run help = keel("--help");
+    assertThat(help.exit()).as(help.err()).isZero();
+    for (String name : names) {
+      assertThat(help.out()).containsPattern("(?m)^  " + name + " ");
+      Run own = keel(name, "--help");
+      assertThat(own.exit()).as(own.err()).isZero();
+      assertThat(own.out()).startsWith("Usage: keel " + name + " ");
+    }
+    Run misspelt = keel("fixturs", "--port", "0");
+    assertThat(misspelt.exit()).isNotZero();
+    assertThat(misspelt.err()).contains("'fixturs'")
+        .contains("keel fixtures");
+    Run version = keel("--version");
+    assertThat(version.out()).startsWith("keel ");
+  }
+
   @Test
   void toolsListsTheToolsWithTheirArgumentsOverHttpAndStdio() throws Exception {
     Run overHttp = keel("tools", url);

@@ -281,6 +281,24 @@ public final class McpHttpServer implements AutoCloseable {
     }
 
     /**
+     * Answers Jetty's one question to the platform MBean server before it asks. Jetty's
+     * {@code MemoryUtils} sizes its striped counters by how many references fit in a cache line,
+     * and, unless told, learns whether oops are compressed by starting the platform MBean server
+     * and asking HotSpot: about 200 JMX, management and JFR classes and 80-180 ms of start-up (an
+     * eighth of {@code keel fixtures}'), for a padding hint. Compressed oops are HotSpot's default
+     * below a 32 GiB heap; a wrong guess only pads the counters more or less. A value the
+     * application set is left alone.
+     */
+    private static void skipJettyMBeanProbe() {
+      String key = "org.eclipse.jetty.util.referencesPerCacheLine";
+      if (System.getProperty(key) == null) {
+        int line = Integer.getInteger("org.eclipse.jetty.util.cacheLineBytes", 64);
+        boolean compressed = Runtime.getRuntime().maxMemory() < (31L << 30);
+        System.setProperty(key, String.valueOf(Math.max(1, line / (compressed ? 4 : 8))));
+      }
+    }
+
+    /**
      * Starts the server.
      *
      * @throws IllegalStateException when the port cannot be bound
@@ -290,6 +308,7 @@ public final class McpHttpServer implements AutoCloseable {
           .loopbackOnly(isLoopback(host)).bodyTimeout(bodyTimeout);
       customizer.accept(sb);
       McpServlet servlet = sb.build();
+      skipJettyMBeanProbe();
       QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(8, maxThreads));
       threads.setName("keel-jetty");
       threads.setDaemon(true);

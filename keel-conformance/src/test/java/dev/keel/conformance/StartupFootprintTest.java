@@ -1,0 +1,54 @@
+package dev.keel.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What {@code keel fixtures} loads before it listens, read from the JVM's class-loading log of a
+ * real process: the work start-up was cut by (issue 22) must stay cut. Each class named here cost
+ * a measured share of the start on one core: picocli's reflection over every subcommand (0.6 s)
+ * and the platform MBean server Jetty starts to ask one question (0.1 s).
+ */
+class StartupFootprintTest {
+
+  @TempDir
+  Path scratch;
+
+  @Test
+  void fixturesLoadsNeitherTheOtherSubcommandsNorThePlatformMBeanServer() throws Exception {
+    Path log = scratch.resolve("classes.log");
+    List<String> command = new java.util.ArrayList<>(KeelProcess.command("fixtures", "--port",
+        "0"));
+    command.add(1, "-Xlog:class+load=info:file=" + log);
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      assertThat(out.readLine()).startsWith("listening on http://127.0.0.1:");
+    } finally {
+      p.destroy();
+      p.waitFor(20, TimeUnit.SECONDS);
+      p.destroyForcibly();
+    }
+    String loaded = Files.readString(log, StandardCharsets.UTF_8);
+    // the controls: the log is the one of a server that started
+    assertThat(loaded).contains(" dev.keel.cli.FixturesCommand ")
+        .contains(" org.eclipse.jetty.server.Server ");
+    for (String other : List.of("AgentCommand", "CallCommand", "ToolsCommand", "LoginCommand",
+        "ConformanceClientCommand", "ListCommand")) {
+      assertThat(loaded).as("another subcommand loaded").doesNotContain(" dev.keel.cli." + other);
+    }
+    assertThat(loaded).as("the platform MBean server started")
+        .doesNotContain(" javax.management.MBeanServerFactory ")
+        .doesNotContain(" java.lang.management.ManagementFactory ");
+  }
+}
