@@ -7,9 +7,6 @@ import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerEngine;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -21,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The database agent's own cost: {@code query} of a one-row {@code SELECT} and of a 500-row
@@ -53,18 +49,9 @@ public final class AgentBench {
   private AgentBench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> o = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    JsonMapper json = JsonMapper.builder().build();
+    Map<String, String> o = ResultLines.options(args);
     for (Map<String, Object> r : run(o)) {
-      String line = json.writeValueAsString(r);
-      System.out.println(line);
-      if (o.containsKey("out")) {
-        Files.writeString(Path.of(o.get("out")), line + "\n", StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      }
+      ResultLines.emit(o, r);
     }
   }
 

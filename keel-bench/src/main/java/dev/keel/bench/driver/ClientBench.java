@@ -12,17 +12,12 @@ import io.modelcontextprotocol.modern.client.McpSyncClient;
 import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The client side measured: {@code threads} caller threads share one client of the given kind
@@ -51,17 +46,8 @@ public final class ClientBench {
   private ClientBench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> o = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    Map<String, Object> result = run(o);
-    String line = JsonMapper.builder().build().writeValueAsString(result);
-    System.out.println(line);
-    if (o.containsKey("out")) {
-      Files.writeString(Path.of(o.get("out")), line + "\n", StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
+    Map<String, String> o = ResultLines.options(args);
+    ResultLines.emit(o, run(o));
   }
 
   /** Runs one measurement; see the class comment for the options. */

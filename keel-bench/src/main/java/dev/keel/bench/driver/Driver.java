@@ -3,10 +3,6 @@ package dev.keel.bench.driver;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +56,7 @@ public final class Driver {
 
   /** Runs the scenario {@code args} describe and returns its result (also written to --out). */
   public static Map<String, Object> run(String... args) throws Exception {
-    Map<String, String> options = parse(args);
+    Map<String, String> options = ResultLines.options(args);
     Driver driver = new Driver(options);
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("server", options.getOrDefault("server", driver.url.toString()));
@@ -68,11 +64,7 @@ public final class Driver {
     result.put("rep", Integer.parseInt(options.getOrDefault("rep", "1")));
     driver.runScenario(result);
     result.put("rssMb", mb(driver.memory.rssBytes()));
-    if (options.containsKey("out")) {
-      String line = JsonMapper.builder().build().writeValueAsString(result) + "\n";
-      Files.writeString(Path.of(options.get("out")), line, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
+    ResultLines.save(options, result);
     return result;
   }
 
@@ -163,17 +155,6 @@ public final class Driver {
 
   private int intOption(String name, int fallback) {
     return Integer.parseInt(options.getOrDefault(name, Integer.toString(fallback)));
-  }
-
-  static Map<String, String> parse(String[] args) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("expected --name value pairs, got " + args[i]);
-      }
-      options.put(args[i].substring(2), args[++i]);
-    }
-    return options;
   }
 
   static double round(double value) {

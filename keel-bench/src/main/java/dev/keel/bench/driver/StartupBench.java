@@ -4,9 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Start-up and footprint of a server process: the time from starting {@code command} (a
@@ -39,18 +35,9 @@ public final class StartupBench {
     if (split < 0 || split == args.length - 1) {
       throw new IllegalArgumentException("StartupBench: the command follows --");
     }
-    Map<String, String> o = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < split; i += 2) {
-      o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
+    Map<String, String> o = ResultLines.options(Arrays.copyOfRange(args, 0, split));
     List<String> command = List.of(Arrays.copyOfRange(args, split + 1, args.length));
-    Map<String, Object> r = run(o, command);
-    String line = JsonMapper.builder().build().writeValueAsString(r);
-    System.out.println(line);
-    if (o.containsKey("out")) {
-      Files.writeString(Path.of(o.get("out")), line + "\n", StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
+    ResultLines.emit(o, run(o, command));
   }
 
   /** Starts {@code command} once, measures it and stops it. */
