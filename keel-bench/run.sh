@@ -56,7 +56,11 @@ if [ "$BUILD" = 1 ]; then
   (cd "$ROOT" && mvn -B -ntp -q -DskipTests -pl keel-bench -am package)
   echo "== building the Quarkus MCP peer (keel-bench/peers/quarkus-mcp)"
   mvn -B -ntp -q -DskipTests -f "$BENCH/peers/quarkus-mcp/pom.xml" package
+  echo "== installing the TypeScript SDK clients (keel-bench/peers/ts-client, npm ci)"
+  (cd "$BENCH/peers/ts-client" && npm ci --no-audit --no-fund >/dev/null)
 fi
+TS_DIR="$BENCH/peers/ts-client"
+[ -x "$TS_DIR/node_modules/.bin/node" ] || { echo "run.sh: npm ci in $TS_DIR first" >&2; exit 1; }
 QUARKUS_JAR="$BENCH/peers/quarkus-mcp/target/quarkus-app/quarkus-run.jar"
 [ -f "$QUARKUS_JAR" ] || { echo "run.sh: build the Quarkus MCP peer first" >&2; exit 1; }
 CP="$BENCH/target/keel-bench.jar:$BENCH/target/lib/*"
@@ -216,9 +220,10 @@ done
 SERVER_PID=""
 stop_all
 
-# The clients, each in a JVM of its own on the driver's CPU, against one Keel server on CPU 0,
-# in turn and rotating who goes first, as the servers are.
-CLIENTS=(keel-legacy sdk-legacy keel-modern sdk-modern)
+# The clients, each in a JVM (or, for the TypeScript SDK's, a Node process) of its own on the
+# driver's CPU, against one Keel server on CPU 0, in turn and rotating who goes first, as the
+# servers are.
+CLIENTS=(keel-legacy sdk-legacy ts-legacy keel-modern sdk-modern ts-modern)
 echo "== clients: ${CLIENTS[*]} against one Keel server, 1 and 64 caller threads"
 start_server keel 1g
 drive --scenario echo --style session --conns 16 --warmup 0 --duration "$(( WARMUP / 3 ))" >/dev/null
@@ -228,7 +233,8 @@ for rep in $(seq 1 "$REPS"); do
       CLIENT="${CLIENTS[$(( (i + rep - 1) % ${#CLIENTS[@]} ))]}"
       "${DRIVER_CPU[@]}" "$JAVA" -Xmx1g "${QUIET[@]}" -cp "$CP" dev.keel.bench.driver.ClientBench \
         --url "$URL" --client "$CLIENT" --threads "$threads" --warmup "$(( RUN_WARMUP * 2 ))" \
-        --duration "$DURATION" --label "client$threads" --rep "$rep" --out "$RESULTS" >/dev/null \
+        --duration "$DURATION" --label "client$threads" --rep "$rep" --ts-dir "$TS_DIR" \
+        --out "$RESULTS" >/dev/null \
         || echo "   $CLIENT with $threads threads failed" >&2
     done
   done

@@ -126,14 +126,31 @@ class BenchmarkSmokeTest {
   @Test
   void everyClientOfTheClientBenchmarkCallsEcho() throws Exception {
     try (BenchServer keel = BenchServer.start(Kind.KEEL, 0, 1_000)) {
-      for (String client : List.of("keel-legacy", "sdk-legacy", "keel-modern", "sdk-modern")) {
+      Path ts = typeScriptClients();
+      for (String client : List.of("keel-legacy", "sdk-legacy", "ts-legacy", "keel-modern",
+          "sdk-modern", "ts-modern")) {
         Map<String, Object> r = ClientBench.run(Map.of("url", keel.endpoint(), "client", client,
-            "threads", "2", "warmup", "0", "duration", "1"));
+            "threads", "2", "warmup", "0", "duration", "1", "ts-dir", ts.toString()));
         assertThat(r.get("errors")).as("errors of %s: %s", client, r.get("firstError"))
             .isEqualTo(0L);
         assertThat((Long) r.get("ok")).as("calls of %s", client).isPositive();
       }
     }
+  }
+
+  /** Installs the TypeScript SDK clients' pinned packages (npm ci), once per checkout. */
+  private static Path typeScriptClients() throws Exception {
+    Path dir = Path.of("peers/ts-client").toAbsolutePath();
+    if (!Files.isExecutable(dir.resolve("node_modules/.bin/node"))
+        || !Files.isDirectory(dir.resolve("node_modules/@modelcontextprotocol/client"))) {
+      Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund")
+          .directory(dir.toFile()).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      assertThat(npm.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).as("npm ci in time")
+          .isTrue();
+      assertThat(npm.exitValue()).as("npm ci in " + dir).isZero();
+    }
+    return dir;
   }
 
   /** {@code ./keel fixtures} serves echo and sleep as the benchmark calls them (a contract). */

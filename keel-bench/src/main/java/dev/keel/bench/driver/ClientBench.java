@@ -12,12 +12,17 @@ import io.modelcontextprotocol.modern.client.McpSyncClient;
 import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The client side measured: {@code threads} caller threads share one client of the given kind
@@ -26,8 +31,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * the shape {@code Driver} writes, so that the report reads both.
  *
  * <pre>
- * ClientBench --url URL --client keel-legacy|keel-modern|sdk-legacy|sdk-modern
+ * ClientBench --url URL --client keel-legacy|keel-modern|sdk-legacy|sdk-modern|ts-legacy|ts-modern
  *             [--threads N] [--duration S] [--warmup S] [--out FILE] [--label L] [--rep N]
+ *             [--ts-dir DIR]</pre>
+ *
+ * <p>{@code ts-legacy} and {@code ts-modern} are the official TypeScript SDK's clients (1.x in a
+ * 2025-11-25 session, the v2 client pinned to 2026-07-28), run by Node from {@code --ts-dir}
+ * (default {@code keel-bench/peers/ts-client}, installed there by {@code npm ci}); their
+ * "threads" are calls in flight on Node's one event loop.
+ *
+ * <pre>
  * </pre>
  *
  * <p>Every client is built the way its documentation shows, with its defaults; one client per
@@ -57,6 +70,9 @@ public final class ClientBench {
     int threads = Integer.parseInt(o.getOrDefault("threads", "1"));
     double duration = Double.parseDouble(o.getOrDefault("duration", "10"));
     double warmup = Double.parseDouble(o.getOrDefault("warmup", "3"));
+    if (kind.startsWith("ts-")) {
+      return typeScript(o, kind, url, threads, warmup, duration);
+    }
     try (Caller caller = open(kind, URI.create(url))) {
       // the first call outside the clock: a session, class loading, the connection pool
       check(caller.echo("hello"));
@@ -74,6 +90,62 @@ public final class ClientBench {
       r.put("errors", m.errors);
       r.put("firstError", m.firstError);
       return r;
+    }
+  }
+
+  /**
+   * The TypeScript SDK's clients run in their own Node process ({@code peers/ts-client}, whose
+   * {@code npm ci} run.sh does): {@code bench-client.mjs} measures the same way in JavaScript
+   * and prints the numbers, which are put in this class's shape. Its stderr goes to a file: the
+   * v2 client warns on every call past 1,500 (it adds an abort listener per request to one
+   * long-lived signal), and only a failure's last lines are worth reading.
+   */
+  private static Map<String, Object> typeScript(Map<String, String> o, String kind, String url,
+      int threads, double warmup, double duration) throws Exception {
+    Path dir = Path.of(o.getOrDefault("ts-dir", "keel-bench/peers/ts-client")).toAbsolutePath();
+    Path node = dir.resolve("node_modules/.bin/node");
+    if (!Files.isExecutable(node)) {
+      throw new IllegalStateException("no " + node + ": run npm ci in " + dir);
+    }
+    String era = switch (kind) {
+      case "ts-legacy" -> "legacy";
+      case "ts-modern" -> "modern";
+      default -> throw new IllegalArgumentException("unknown client " + kind);
+    };
+    Path out = Files.createTempFile("ts-client", ".out");
+    Path err = Files.createTempFile("ts-client", ".err");
+    try {
+      Process p = new ProcessBuilder(node.toString(), "bench-client.mjs", era, url,
+          String.valueOf(threads), String.valueOf(warmup), String.valueOf(duration))
+          .directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile())
+          .start();
+      long limit = (long) (warmup + duration) + 60;
+      if (!p.waitFor(limit, TimeUnit.SECONDS)) {
+        p.destroyForcibly().waitFor();
+        throw new IllegalStateException(kind + " did not finish within " + limit + " s");
+      }
+      String[] lines = Files.readString(out, StandardCharsets.UTF_8).strip().split("\n");
+      if (p.exitValue() != 0 || lines[lines.length - 1].isEmpty()) {
+        List<String> tail = Files.readAllLines(err, StandardCharsets.UTF_8);
+        throw new IllegalStateException(kind + " failed (exit " + p.exitValue() + "): "
+            + String.join("\n", tail.subList(Math.max(0, tail.size() - 20), tail.size())));
+      }
+      JsonNode m = McpJson.standard().parse(lines[lines.length - 1]);
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("server", kind);
+      r.put("scenario", o.getOrDefault("label", "client" + threads));
+      r.put("rep", Integer.parseInt(o.getOrDefault("rep", "1")));
+      r.put("threads", threads);
+      r.put("perSecond", m.get("perSecond").asDouble());
+      r.put("p50Ms", m.get("p50Ms").asDouble());
+      r.put("p99Ms", m.get("p99Ms").asDouble());
+      r.put("ok", m.get("ok").asLong());
+      r.put("errors", m.get("errors").asLong());
+      r.put("firstError", m.get("firstError").isNull() ? null : m.get("firstError").asString());
+      return r;
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
     }
   }
 

@@ -74,8 +74,10 @@ final class Tables {
   static final Map<String, String> CLIENTS = ordered(
       KEEL_LEGACY_CLIENT, "Keel client, 2025-11-25 session",
       SDK_LEGACY_CLIENT, "SDK client, 2025-11-25 session",
+      "ts-legacy", "TypeScript SDK 1.32 client, 2025-11-25 session",
       KEEL_MODERN_CLIENT, "Keel client, 2026-07-28",
-      SDK_MODERN_CLIENT, "SDK modern client, 2026-07-28");
+      SDK_MODERN_CLIENT, "SDK modern client, 2026-07-28",
+      "ts-modern", "TypeScript SDK v2 client, 2026-07-28");
 
   /** The agent's engines (AgentBench's {@code server} is agent- or jdbc- and one of these). */
   static final Map<String, String> AGENT_ENGINES = ordered("h2", "H2 (embedded)",
@@ -221,7 +223,9 @@ final class Tables {
     md.append("\nEach client is one instance shared by its caller threads, built as its ")
         .append("documentation shows with its defaults, in a JVM of its own on the driver's CPU, ")
         .append("calling `echo` on the same Keel server (`McpHttpServer`, the benchmark's ")
-        .append("`keel` server) on the server's CPU.\n\n");
+        .append("`keel` server) on the server's CPU. The TypeScript SDK's clients run in Node ")
+        .append("22 instead, where the caller threads are calls in flight on its one event ")
+        .append("loop.\n\n");
   }
 
   void agent() {
