@@ -160,7 +160,7 @@ drive() {
 # scenarios KIND: the scenarios a server runs, as "label scenario style conns".
 scenarios() {
   case "$1" in
-    keel|minimal|jetty-core)
+    keel|minimal|jetty-core|vertx)
       local stateless=modern ;;
     sdk-modern)
       echo "stateless64 echo modern 64"
@@ -184,7 +184,7 @@ scenarios() {
 # repetition measures each of them in turn, scenario by scenario, rotating who goes first: this
 # machine drifts 10-40 % over minutes, and a ratio is only fair when both sides of it were
 # measured in the same minute.
-KINDS=(keel quarkus sdk-session sdk-stateless sdk-modern minimal jetty-core)
+KINDS=(keel quarkus sdk-session sdk-stateless sdk-modern minimal jetty-core vertx)
 LABELS=(echo16 echo64 stateless64 sleep50 sessions)
 for KIND in "${KINDS[@]}"; do
   start_server "$KIND" 1g

@@ -40,11 +40,11 @@ class BenchmarkSmokeTest {
   void everyServerAnswersEveryScenarioAndTheReportIsWritten() throws Exception {
     Path results = dir.resolve("results.jsonl");
     List<BenchServer> servers = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(6);
+    ExecutorService pool = Executors.newFixedThreadPool(7);
     try {
       List<Future<List<Map<String, Object>>>> runs = new ArrayList<>();
       for (Kind kind : List.of(Kind.KEEL, Kind.SDK_SESSION, Kind.SDK_STATELESS, Kind.SDK_MODERN,
-          Kind.MINIMAL, Kind.JETTY_CORE)) {
+          Kind.MINIMAL, Kind.JETTY_CORE, Kind.VERTX)) {
         BenchServer server = BenchServer.start(kind, 0, 1_000);
         servers.add(server);
         runs.add(pool.submit(() -> scenarios(kind, server.endpoint(), results)));
@@ -104,10 +104,10 @@ class BenchmarkSmokeTest {
         "Keel/minimal", "## Targets", "## Idle capacity", "## Cancellation latency",
         "## Where it ran");
     // Keel, SDK session, SDK stateless and SDK modern (no echo64: —), minimal, Jetty core,
-    // then Keel's ratio to each
+    // Vert.x, then Keel's ratio to each
     assertThat(md).containsPattern("\\| echo, 64 conns, legacy session \\| [0-9,]+ \\| [0-9,]+ "
-        + "\\| — \\| — \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+× \\| — \\| — \\| [0-9.]+× "
-        + "\\| [0-9.]+× \\|");
+        + "\\| — \\| — \\| [0-9,]+ \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+× \\| — \\| — "
+        + "\\| [0-9.]+× \\| [0-9.]+× \\| [0-9.]+× \\|");
     assertThat(md).containsPattern("\\| 22 \\| stateless64 \\| SDK modern \\| [0-9.]+× \\| ≥ 2.00× "
         + "\\| (yes|\\*\\*no\\*\\*) \\|");
     // a target whose peer ran is judged; Quarkus, which the smoke run leaves out, is not

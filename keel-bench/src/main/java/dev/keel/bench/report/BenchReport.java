@@ -33,6 +33,7 @@ public final class BenchReport {
   static final String QUARKUS = "quarkus";
   static final String SDK_MODERN = "sdk-modern";
   static final String JETTY_CORE = "jetty-core";
+  static final String VERTX = "vertx";
 
   private final Runs runs;
   private final Map<String, String> options;
@@ -98,7 +99,8 @@ public final class BenchReport {
         + "(`HttpServletStreamableServerTransportProvider`, `HttpServletStatelessServerTransport`, "
         + "sync tools; its 2026-07-28 `modern` server with `HttpServletMcpTransport`), minimal "
         + "servlet (Jackson parse, fixed result) and the same on Jetty's core `Handler`; all on "
-        + "Jetty 12.1.14, 200 threads, 1 acceptor, 1 selector. Quarkus MCP 1.13.0 on Quarkus "
+        + "Jetty 12.1.14, 200 threads, 1 acceptor, 1 selector. The same minimal work on a raw "
+        + "Vert.x 5.0.7 HTTP server (one event loop; `sleep` as a timer). Quarkus MCP 1.13.0 on Quarkus "
         + "3.33.2 (Vert.x), JVM mode, plain `@Tool` methods, its defaults "
         + "(`keel-bench/peers/quarkus-mcp`)");
     md.append('\n');

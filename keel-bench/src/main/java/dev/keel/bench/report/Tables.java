@@ -1,6 +1,7 @@
 package dev.keel.bench.report;
 
 import static dev.keel.bench.report.BenchReport.JETTY_CORE;
+import static dev.keel.bench.report.BenchReport.VERTX;
 import static dev.keel.bench.report.BenchReport.KEEL;
 import static dev.keel.bench.report.BenchReport.MINIMAL;
 import static dev.keel.bench.report.BenchReport.QUARKUS;
@@ -53,6 +54,7 @@ final class Tables {
     m.put(SDK_MODERN, "SDK modern");
     m.put(MINIMAL, "minimal");
     m.put(JETTY_CORE, "Jetty core");
+    m.put(VERTX, "Vert.x");
     return m;
   }
 
@@ -173,7 +175,8 @@ final class Tables {
         .append("and `Mcp-Method`/`Mcp-Name`) in the stateless row, the SDK's stateless transport ")
         .append("legacy requests without a session; Quarkus MCP speaks no 2026-07-28. The minimal ")
         .append("servlet answers every request with one fixed result, and Jetty core does the same ")
-        .append("on Jetty's core `Handler` API without the servlet layer: they are floors of work, ")
+        .append("on Jetty's core `Handler` API without the servlet layer, Vert.x on a raw Vert.x ")
+        .append("HTTP server (Quarkus's own server, without Quarkus): they are floors of work, ")
         .append("not MCP servers.\n\n");
   }
 

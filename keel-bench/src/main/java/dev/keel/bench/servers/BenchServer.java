@@ -12,7 +12,7 @@ import org.eclipse.jetty.server.Server;
  * <pre>
  * BenchServer KIND [--port N] [--max-sessions N] [--redis URI]
  *   KIND: keel | keel-probe | keel-redis | sdk-session | sdk-stateless | sdk-modern | minimal
- *         | jetty-core
+ *         | jetty-core | vertx
  * </pre>
  *
  * <p>{@code keel-probe} is Keel with the cancellation probe ({@link CancelProbe}); the others
@@ -22,7 +22,7 @@ public final class BenchServer implements AutoCloseable {
 
   /** The kinds of server, by the name the script and the driver use. */
   public enum Kind { KEEL, KEEL_PROBE, KEEL_REDIS, SDK_SESSION, SDK_STATELESS, SDK_MODERN, MINIMAL,
-    JETTY_CORE;
+    JETTY_CORE, VERTX;
 
     /** Parses {@code keel-probe} and the like. */
     public static Kind parse(String name) {
@@ -102,6 +102,10 @@ public final class BenchServer implements AutoCloseable {
         Server jetty = Jetty.start(new MinimalHandler(), port);
         return new BenchServer(Jetty.port(jetty), jetty::stop);
       }
+      case VERTX: {
+        VertxFloor vertx = VertxFloor.start(port);
+        return new BenchServer(vertx.port(), vertx);
+      }
       default:
         throw new IllegalArgumentException("unknown server kind: " + kind);
     }
@@ -120,7 +124,7 @@ public final class BenchServer implements AutoCloseable {
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
       System.err.println("usage: BenchServer keel|keel-probe|keel-redis|sdk-session|"
-          + "sdk-stateless|sdk-modern|minimal|jetty-core [--port N] [--max-sessions N] "
+          + "sdk-stateless|sdk-modern|minimal|jetty-core|vertx [--port N] [--max-sessions N] "
           + "[--redis URI]");
       System.exit(2);
     }
