@@ -9,8 +9,9 @@ public final class Main {
   /**
    * The subcommands' names, in the order {@code keel --help} lists them. Picocli reads every
    * option of every command it is given by reflection, loading the types they name (the
-   * client's, the agent's), and on one core that was 0.9 s of every start, {@code keel
-   * --version} included: a command line that names its subcommand gets only that one.
+   * client's, the agent's), and on one core that was about half a second of every start,
+   * {@code keel --version} included: a command line that names its subcommand gets only that
+   * one.
    */
   private static final List<String> SUBCOMMANDS = List.of("agent", "fixtures", "tools", "call",
       "read", "resources", "templates", "prompts", "prompt", "login", "conformance-client");

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What {@code keel fixtures} loads before it listens, read from the JVM's class-loading log of a
  * real process: the work start-up was cut by (issue 22) must stay cut. Each class named here cost
- * a measured share of the start on one core: picocli's reflection over every subcommand (0.6 s)
- * and the platform MBean server Jetty starts to ask one question (0.1 s).
+ * a measured share of the start on one core: picocli's reflection over every subcommand (about
+ * half a second) and the platform MBean server Jetty starts to ask one question (0.1-0.2 s).
  */
 class StartupFootprintTest {
 

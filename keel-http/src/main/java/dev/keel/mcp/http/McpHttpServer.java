@@ -284,8 +284,8 @@ public final class McpHttpServer implements AutoCloseable {
      * Answers Jetty's one question to the platform MBean server before it asks. Jetty's
      * {@code MemoryUtils} sizes its striped counters by how many references fit in a cache line,
      * and, unless told, learns whether oops are compressed by starting the platform MBean server
-     * and asking HotSpot: about 200 JMX, management and JFR classes and 80-180 ms of start-up (an
-     * eighth of {@code keel fixtures}'), for a padding hint. Compressed oops are HotSpot's default
+     * and asking HotSpot: about 360 classes (JMX, management, JFR's diagnostic commands) and
+     * 80-180 ms of start-up, for a padding hint. Compressed oops are HotSpot's default
      * below a 32 GiB heap; a wrong guess only pads the counters more or less. A value the
      * application set is left alone.
      */
