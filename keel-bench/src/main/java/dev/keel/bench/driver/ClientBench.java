@@ -40,9 +40,6 @@ import tools.jackson.databind.JsonNode;
  * (default {@code keel-bench/peers/ts-client}, installed there by {@code npm ci}); their
  * "threads" are calls in flight on Node's one event loop.
  *
- * <pre>
- * </pre>
- *
  * <p>Every client is built the way its documentation shows, with its defaults; one client per
  * process, shared by the callers, as an application would hold it.
  */
@@ -78,19 +75,27 @@ public final class ClientBench {
       check(caller.echo("hello"));
       measure(caller, threads, warmup);
       Measured m = measure(caller, threads, duration);
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("server", kind);
-      r.put("scenario", o.getOrDefault("label", "client" + threads));
-      r.put("rep", Integer.parseInt(o.getOrDefault("rep", "1")));
-      r.put("threads", threads);
-      r.put("perSecond", round(m.ok / duration));
-      r.put("p50Ms", round(m.latencies.millisAt(0.50)));
-      r.put("p99Ms", round(m.latencies.millisAt(0.99)));
-      r.put("ok", m.ok);
-      r.put("errors", m.errors);
-      r.put("firstError", m.firstError);
-      return r;
+      return result(o, kind, threads, round(m.ok / duration),
+          round(m.latencies.millisAt(0.50)), round(m.latencies.millisAt(0.99)), m.ok, m.errors,
+          m.firstError);
     }
+  }
+
+  /** One measurement in the shape the report reads, whichever client ran it. */
+  private static Map<String, Object> result(Map<String, String> o, String kind, int threads,
+      double perSecond, double p50Ms, double p99Ms, long ok, long errors, String firstError) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("server", kind);
+    r.put("scenario", o.getOrDefault("label", "client" + threads));
+    r.put("rep", Integer.parseInt(o.getOrDefault("rep", "1")));
+    r.put("threads", threads);
+    r.put("perSecond", perSecond);
+    r.put("p50Ms", p50Ms);
+    r.put("p99Ms", p99Ms);
+    r.put("ok", ok);
+    r.put("errors", errors);
+    r.put("firstError", firstError);
+    return r;
   }
 
   /**
@@ -131,18 +136,9 @@ public final class ClientBench {
             + String.join("\n", tail.subList(Math.max(0, tail.size() - 20), tail.size())));
       }
       JsonNode m = McpJson.standard().parse(lines[lines.length - 1]);
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("server", kind);
-      r.put("scenario", o.getOrDefault("label", "client" + threads));
-      r.put("rep", Integer.parseInt(o.getOrDefault("rep", "1")));
-      r.put("threads", threads);
-      r.put("perSecond", m.get("perSecond").asDouble());
-      r.put("p50Ms", m.get("p50Ms").asDouble());
-      r.put("p99Ms", m.get("p99Ms").asDouble());
-      r.put("ok", m.get("ok").asLong());
-      r.put("errors", m.get("errors").asLong());
-      r.put("firstError", m.get("firstError").isNull() ? null : m.get("firstError").asString());
-      return r;
+      return result(o, kind, threads, m.get("perSecond").asDouble(), m.get("p50Ms").asDouble(),
+          m.get("p99Ms").asDouble(), m.get("ok").asLong(), m.get("errors").asLong(),
+          m.get("firstError").isNull() ? null : m.get("firstError").asString());
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
