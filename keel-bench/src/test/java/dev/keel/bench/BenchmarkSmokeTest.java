@@ -160,8 +160,12 @@ class BenchmarkSmokeTest {
     try (McpHttpServer http = McpHttpServer.builder(server).port(0).start()) {
       String url = http.endpoint().toString();
       for (String style : List.of("session", "modern")) {
+        // this JVM is the server, so its CPU clock is the one the driver reads
         Map<String, Object> echo = Driver.run("--url", url, "--scenario", "echo",
-            "--style", style, "--warmup", "0", "--duration", "1", "--conns", "2");
+            "--style", style, "--warmup", "0", "--duration", "1", "--conns", "2",
+            "--pid", Long.toString(ProcessHandle.current().pid()));
+        assertThat((Double) echo.get("serverCpuUsPerCall")).as("server CPU per call in %s", echo)
+            .isPositive();
         Map<String, Object> sleep = Driver.run("--url", url, "--scenario", "sleep",
             "--ms", "5", "--style", style, "--warmup", "0", "--duration", "1", "--conns", "2");
         for (Map<String, Object> r : List.of(echo, sleep)) {

@@ -37,13 +37,16 @@ public final class Driver {
   private final InetSocketAddress address;
   private final Wire wire;
   private final ServerMemory memory;
+  private final ServerCpu cpu;
 
   Driver(Map<String, String> options) {
     this.options = options;
     this.url = URI.create(required("url"));
     this.address = new InetSocketAddress(url.getHost(), url.getPort());
     this.wire = new Wire(url.getHost(), url.getPort(), url.getPath());
-    this.memory = new ServerMemory(Long.parseLong(options.getOrDefault("pid", "0")));
+    long pid = Long.parseLong(options.getOrDefault("pid", "0"));
+    this.memory = new ServerMemory(pid);
+    this.cpu = new ServerCpu(pid);
   }
 
   public static void main(String[] args) throws Exception {
@@ -106,12 +109,15 @@ public final class Driver {
     for (int i = 0; i < conns; i++) {
       list.add(scripts.get());
     }
-    Stats stats = new LoadEngine(address).run(list, intOption("warmup", 5),
+    Stats stats = new LoadEngine(address, cpu).run(list, intOption("warmup", 5),
         intOption("duration", 10), java.util.concurrent.TimeUnit.SECONDS);
     result.put("conns", conns);
     result.put("perSecond", round(stats.perSecond()));
     result.put("p50Ms", round(stats.percentileMillis(0.50)));
     result.put("p99Ms", round(stats.percentileMillis(0.99)));
+    if (stats.serverCpuMicrosPerCall() >= 0) {
+      result.put("serverCpuUsPerCall", round(stats.serverCpuMicrosPerCall()));
+    }
     result.put("ok", stats.ok);
     result.put("errors", stats.errors);
     if (stats.firstError != null) {

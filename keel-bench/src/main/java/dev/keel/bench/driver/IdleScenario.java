@@ -50,7 +50,7 @@ final class IdleScenario {
       for (int i = 0; i < OPENERS; i++) {
         callers.add(new Scripts.CallLoop(wire, Wire.Style.SESSION, "echo", "{\"text\":\"hi\"}"));
       }
-      Stats calls = new LoadEngine(address).run(callers, 0, followUpSeconds, TimeUnit.SECONDS);
+      Stats calls = new LoadEngine(address, ServerCpu.UNKNOWN).run(callers, 0, followUpSeconds, TimeUnit.SECONDS);
       result.put("followUpPerSecond", Driver.round(calls.perSecond()));
       result.put("followUpOk", calls.ok);
       result.put("errors", calls.errors + (Math.min(sessions, ids.size()) - opened));
@@ -73,7 +73,7 @@ final class IdleScenario {
     for (int i = 0; i < OPENERS; i++) {
       openers.add(new Scripts.OpenSessions(wire, sink, count));
     }
-    new LoadEngine(address).run(openers, 0, 10, TimeUnit.MINUTES);
+    new LoadEngine(address, ServerCpu.UNKNOWN).run(openers, 0, 10, TimeUnit.MINUTES);
     return sink;
   }
 
@@ -83,6 +83,6 @@ final class IdleScenario {
     for (int i = 0; i < OPENERS; i++) {
       deleters.add(new Scripts.DeleteSessions(wire, queue));
     }
-    new LoadEngine(address).run(deleters, 0, 10, TimeUnit.MINUTES);
+    new LoadEngine(address, ServerCpu.UNKNOWN).run(deleters, 0, 10, TimeUnit.MINUTES);
   }
 }

@@ -29,8 +29,11 @@ final class LoadEngine {
 
   private final InetSocketAddress address;
 
-  LoadEngine(InetSocketAddress address) {
+  private final ServerCpu cpu;
+
+  LoadEngine(InetSocketAddress address, ServerCpu cpu) {
     this.address = address;
+    this.cpu = cpu;
   }
 
   /**
@@ -52,6 +55,9 @@ final class LoadEngine {
         c.sendNext(System.nanoTime());
       }
       loop(selector, conns, stats, measureFrom, end);
+      long cpuAtEnd = cpu.nanos();
+      stats.serverCpuNanos = stats.serverCpuAtStart < 0 || cpuAtEnd < 0 ? -1
+          : cpuAtEnd - stats.serverCpuAtStart;
     } finally {
       for (Conn c : conns) {
         c.close();
@@ -68,6 +74,9 @@ final class LoadEngine {
       long now = System.nanoTime();
       if (now >= end || conns.stream().noneMatch(c -> c.active)) {
         return;
+      }
+      if (now >= measureFrom && stats.serverCpuAtStart == Stats.NOT_READ) {
+        stats.serverCpuAtStart = cpu.nanos();
       }
       selector.select(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(end - now))));
       for (SelectionKey key : selector.selectedKeys()) {

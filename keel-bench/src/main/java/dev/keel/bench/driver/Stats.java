@@ -8,6 +8,11 @@ final class Stats {
   long errors;
   long unmeasuredErrors;
   long windowNanos;
+  static final long NOT_READ = Long.MIN_VALUE;
+  /** The server's CPU clock when the measured window opened; -1 when it cannot be read. */
+  long serverCpuAtStart = NOT_READ;
+  /** The server's CPU time inside the measured window; -1 when unknown. */
+  long serverCpuNanos = -1;
   String firstError;
   private final Latencies latencies = new Latencies();
 
@@ -28,6 +33,11 @@ final class Stats {
     if (firstError == null) {
       firstError = what;
     }
+  }
+
+  /** Returns the server's CPU time per completed call in microseconds, or -1 when unknown. */
+  double serverCpuMicrosPerCall() {
+    return serverCpuNanos < 0 || ok == 0 ? -1 : serverCpuNanos / 1000.0 / ok;
   }
 
   double perSecond() {
