@@ -87,10 +87,20 @@ final class BoundedAgentProcess implements AutoCloseable {
   /** As above, with a statement timeout of its own for some sources. */
   static BoundedAgentProcess start(String heap, AgentLimits limits,
       Map<String, List<String>> sources, Map<String, Duration> timeouts) throws IOException {
+    return start(heap, limits, sources, timeouts, List.of());
+  }
+
+  /** As above, with more options for the JVM (a class-loading log, say). */
+  static BoundedAgentProcess start(String heap, AgentLimits limits,
+      Map<String, List<String>> sources, Map<String, Duration> timeouts, List<String> jvmOptions)
+      throws IOException {
     Path stderr = Files.createTempFile("keel-bounded-agent-", ".err");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+        "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of(
         "-cp", System.getProperty("surefire.test.class.path",
             System.getProperty("java.class.path")),
         BoundedAgentProcess.class.getName(),

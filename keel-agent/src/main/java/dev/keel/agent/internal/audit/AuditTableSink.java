@@ -2,8 +2,8 @@ package dev.keel.agent.internal.audit;
 
 import dev.keel.agent.AuditTable;
 import dev.keel.agent.internal.db.Dialect;
+import dev.keel.agent.internal.db.JdbcDrivers;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -89,7 +89,7 @@ final class AuditTableSink implements AutoCloseable {
   }
 
   private Connection connect() throws SQLException {
-    Connection c = DriverManager.getConnection(target.jdbcUrl(), target.user(),
+    Connection c = JdbcDrivers.connect(target.jdbcUrl(), target.user(),
         target.password());
     try {
       c.setAutoCommit(true);

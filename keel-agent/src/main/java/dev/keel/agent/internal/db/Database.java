@@ -8,7 +8,6 @@ import dev.keel.agent.internal.sql.Identifiers;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
@@ -88,7 +87,7 @@ public final class Database implements AutoCloseable {
     try {
       // The first connection creates the database; holding it keeps the data alive while
       // pooled connections come and go.
-      keepAlive = DriverManager.getConnection(url, "sa", adminPassword);
+      keepAlive = JdbcDrivers.connect(url, "sa", adminPassword);
       SampleData.load(keepAlive);
       try (Statement s = keepAlive.createStatement()) {
         s.execute("CREATE USER keel_reader PASSWORD '" + readerPassword + "'");
@@ -137,15 +136,16 @@ public final class Database implements AutoCloseable {
       if (writes != null) {
         writes.close();
       }
+      // a driver may repeat the whole URL in its message (pgjdbc does when it cannot parse it)
       throw new IllegalStateException("cannot connect to " + redact(url) + ": "
-          + e.getMessage(), e);
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : redact(e.getMessage())), e);
     }
   }
 
   /** The schema a plain connection starts in, the one exposed when none was named. */
   private static String currentSchema(String url, String user, String password)
       throws SQLException {
-    try (Connection c = DriverManager.getConnection(url, user, password)) {
+    try (Connection c = JdbcDrivers.connect(url, user, password)) {
       String current = c.getSchema();
       if (current == null && Dialect.of(url) == Dialect.MYSQL) {
         // both MySQL drivers call the database a catalog unless told otherwise
@@ -195,6 +195,12 @@ public final class Database implements AutoCloseable {
           String.valueOf(maxResultBuffer(limits)));
     }
     SessionPins.apply(config, dialect, schema, readOnly);
+    if (config.getDataSource() == null) {
+      // (SQLite's pins bring a data source of their own.) The driver's settings go with the
+      // data source: the pool applies them only to one it makes itself, which would go
+      // through DriverManager (see JdbcDrivers).
+      config.setDataSource(JdbcDrivers.dataSource(url, config.getDataSourceProperties()));
+    }
     return new HikariDataSource(config);
   }
 

@@ -2,7 +2,6 @@ package dev.keel.agent.internal.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -69,7 +68,7 @@ final class MySqlPins {
   /** Adds the pins to a pool's configuration. */
   static void apply(HikariConfig config, String schema, boolean readOnly) {
     String readOnlyVariable;
-    try (Connection c = DriverManager.getConnection(config.getJdbcUrl(), config.getUsername(),
+    try (Connection c = JdbcDrivers.connect(config.getJdbcUrl(), config.getUsername(),
         config.getPassword())) {
       readOnlyVariable = readOnlyVariable(c);
     } catch (SQLException e) {
