@@ -5,6 +5,7 @@ import dev.keel.mcp.core.schema.CallToolResult;
 import dev.keel.mcp.core.schema.Tool;
 import dev.keel.mcp.server.McpServer;
 import dev.keel.mcp.server.Principal;
+import dev.keel.mcp.server.ToolOptions;
 import dev.keel.mcp.server.transport.MessageStream;
 import dev.keel.mcp.server.transport.ServerEngine;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,6 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Dispatch of one stateless 2026-07-28 {@code tools/call} through Keel's engine, without HTTP:
  * {@code _meta} checks, tool lookup, argument validation against the schema, the handler,
  * cancellation registration and the result tree. Decoding is included, as a transport does it.
+ *
+ * <p>{@code blocking=true} is a tool as most are declared, handed off to a handler thread and
+ * waited for, so the hand-off is most of what it measures; {@code false} declares echo
+ * non-blocking, as the HTTP benchmark's servers do, and measures the engine's own work.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,6 +48,9 @@ public class DispatchBench {
       + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"jmh\",\"version\":\"1\"}}}}")
       .getBytes(StandardCharsets.UTF_8);
 
+  @Param({"true", "false"})
+  boolean blocking;
+
   McpServer server;
   ServerEngine engine;
   final MessageStream stream = message -> true;
@@ -51,6 +60,7 @@ public class DispatchBench {
     server = McpServer.builder().name("jmh").version("1")
         .tool(Tool.builder("echo").inputSchema("{\"type\":\"object\",\"properties\":"
                 + "{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}").build(),
+            blocking ? ToolOptions.defaults() : ToolOptions.defaults().withNonBlocking(),
             (ctx, args) -> CallToolResult.text(args.get("text").asString()))
         .build();
     engine = server.engine();

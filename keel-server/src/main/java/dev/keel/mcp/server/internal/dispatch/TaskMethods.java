@@ -121,7 +121,7 @@ final class TaskMethods {
       if (ctx.timedOut()) {
         timedOut(ctx, run, name, timeout);
       } else if (!source.isCancelled()) {
-        run.complete(core.json().toObject(result), result.failed());
+        run.complete(ToolResultTree.of(core.json(), result), result.failed());
       }
     } catch (RequestCancelledException e) {
       if (ctx.timedOut()) {

@@ -67,7 +67,7 @@ final class ToolMethods {
       // the tool swallowed its continueAsTask and returned: it still continues as a task
       return TaskMethods.start(ctx, entry, params, arguments, signal.work());
     }
-    return core.json().toTree(result);
+    return ToolResultTree.of(core.json(), result);
   }
 
   /**
