@@ -61,6 +61,45 @@ class ParsedMetaTest {
   }
 
   @Test
+  void aLargeValueIsBoundButNeverKept() {
+    // What broke: every distinct value was kept as a deep copy, so a peer sending 256 requests
+    // whose clientCapabilities (or initialize params) were megabytes each left gigabytes in
+    // the table for the life of the process. Kept, a value binds to the same record twice.
+    ObjectNode big = JSON.parseObject("{\"elicitation\":{\"form\":{}}}");
+    big.putObject("experimental").put("x-pad", "p".repeat(ParsedMeta.MAX_KEPT_WEIGHT));
+    ClientCapabilities bound = ParsedMeta.bind(JSON, big, ClientCapabilities.class);
+    assertThat(bound.elicitation()).isNotNull();
+    assertThat(ParsedMeta.bind(JSON, big, ClientCapabilities.class)).isNotSameAs(bound);
+
+    ObjectNode wide = JSON.parseObject("{}");
+    ObjectNode experimental = wide.putObject("experimental");
+    for (int i = 0; i < ParsedMeta.MAX_KEPT_WEIGHT; i++) {
+      experimental.put("k" + i, i);
+    }
+    assertThat(ParsedMeta.bind(JSON, wide, ClientCapabilities.class))
+        .isNotSameAs(ParsedMeta.bind(JSON, wide, ClientCapabilities.class));
+
+    ObjectNode small = JSON.parseObject("{\"experimental\":{\"x-pad\":\"small\"}}");
+    assertThat(ParsedMeta.bind(JSON, small, ClientCapabilities.class))
+        .isSameAs(ParsedMeta.bind(JSON, small, ClientCapabilities.class));
+  }
+
+  @Test
+  void weightCountsNodesNamesAndStringsAndStopsAtTheBound() {
+    assertThat(ParsedMeta.light(JSON.parse("{\"a\":[1,2,{\"b\":\"c\"}]}"))).isTrue();
+    assertThat(ParsedMeta.light(JSON.parse(
+        "[\"" + "s".repeat(ParsedMeta.MAX_KEPT_WEIGHT) + "\"]"))).isFalse();
+    StringBuilder deep = new StringBuilder();
+    for (int i = 0; i < 60; i++) {
+      deep.append("[");
+    }
+    for (int i = 0; i < 60; i++) {
+      deep.append("]");
+    }
+    assertThat(ParsedMeta.light(JSON.parse(deep.toString()))).isTrue();
+  }
+
+  @Test
   void serverInfoIsWrittenOncePerServer() {
     Implementation a = new Implementation("srv-a", null, "1", null, null, null);
     assertThat(ParsedMeta.serverInfo(JSON, a)).isSameAs(ParsedMeta.serverInfo(JSON, a));
