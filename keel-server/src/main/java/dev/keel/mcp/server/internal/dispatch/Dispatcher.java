@@ -157,7 +157,12 @@ public final class Dispatcher {
       RealServerSession existing) {
     InitializeRequest params;
     try {
-      params = core.json().fromTree(request.params(), InitializeRequest.class);
+      // A client sends the same initialize every time it connects, and binding its
+      // capabilities was the largest part of Keel's own cost of a session: bound once per
+      // distinct value, as the stateless era's _meta is.
+      params = request.params() == null
+          ? core.json().fromTree(null, InitializeRequest.class)
+          : ParsedMeta.bind(core.json(), request.params(), InitializeRequest.class);
     } catch (McpException e) {
       return new InitializeOutcome(new JsonRpcErrorResponse(request.id(), e.toError()), null);
     }
