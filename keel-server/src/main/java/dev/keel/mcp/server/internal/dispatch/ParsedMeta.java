@@ -7,8 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The {@code _meta} objects a stateless client repeats on every request ({@code
- * clientCapabilities}, {@code clientInfo}) read into records once per distinct value, and the
+ * The values a client repeats, read into records once per distinct value: the {@code _meta}
+ * objects a stateless client sends on every request ({@code clientCapabilities}, {@code
+ * clientInfo}) and a legacy client's {@code initialize} params, sent on every connect; and the
  * server's own {@code serverInfo} written once. Binding them per request cost more than the rest
  * of a short stateless call's dispatch (benchmark profile).
  *
