@@ -79,7 +79,10 @@ final class KeelServers {
     // Every idle session's listening stream holds a connection, and past maxConnections (10,000
     // by default) new connections wait in the accept queue: the idle-capacity run opens 10,000
     // streams and then calls on new connections, so the limit is raised with the sessions.
+    // echo is non-blocking and returns in microseconds, so an application serving it would take
+    // the selector lane; -Dkeel.bench.selectorLane=false measures the servlet path instead.
     return McpHttpServer.builder(server).port(port).maxConnections(maxSessions + 1_000)
+        .selectorLane(Boolean.parseBoolean(System.getProperty("keel.bench.selectorLane", "true")))
         .servlet(s -> s.maxListeningStreams(maxSessions))
         .start();
   }

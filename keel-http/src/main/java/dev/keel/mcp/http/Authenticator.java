@@ -108,7 +108,7 @@ public interface Authenticator {
 
   /** Returns an authenticator that runs every request as {@link Principal#local()}. */
   static Authenticator local() {
-    return request -> Optional.of(Principal.local());
+    return dev.keel.mcp.http.internal.LocalAuthenticator.INSTANCE;
   }
 
   /**

@@ -153,6 +153,7 @@ public final class McpHttpServer implements AutoCloseable {
     private Duration writeTimeout = Duration.ofSeconds(30);
     private int maxConnections = 10_000;
     private int maxThreads = 200;
+    private boolean selectorLane = Boolean.getBoolean("keel.http.selectorLane");
     private Consumer<McpServlet.Builder> customizer = b -> { };
     private URI clusterAddress;
     private dev.keel.mcp.http.console.Console console;
@@ -263,6 +264,28 @@ public final class McpHttpServer implements AutoCloseable {
     }
 
     /**
+     * Sets whether calls to tools marked {@code ToolOptions.withNonBlocking()} are served on
+     * Jetty's selector threads, before and without the servlet (default false, or the system
+     * property {@code keel.http.selectorLane}, so a deployment can turn it on without a code
+     * change). That path serves such a call with about 30 % less CPU than the servlet does
+     * (docs/performance.md); everything else, and every refusal, still goes through the servlet
+     * and its gates. It is
+     * taken only with the built-in local or API-key authenticator and without a fingerprint
+     * resolver, rate limiter or shared cluster, any of which may block. With it, Jetty gets one
+     * selector per available processor, since they now do the calls' work.
+     *
+     * <p>It is off by default because it changes what a mistake costs. A tool marked
+     * non-blocking that blocks, or computes for long, holds a selector, and every connection
+     * that selector serves waits for it; on the servlet path such a tool holds one of at most
+     * 64 (or 16 per processor) container threads and the rest of the server goes on.
+     * Turn it on when every non-blocking tool returns in microseconds.
+     */
+    public Builder selectorLane(boolean value) {
+      this.selectorLane = value;
+      return this;
+    }
+
+    /**
      * Serves the operator console too, under its own path and with its own operators'
      * credentials; it applies the MCP endpoint's Origin and Host rules.
      */
@@ -318,7 +341,8 @@ public final class McpHttpServer implements AutoCloseable {
       HttpConfiguration http = new HttpConfiguration();
       http.setSendServerVersion(false);
       http.setSendXPoweredBy(false);
-      ServerConnector connector = new ServerConnector(jetty, 1, 1,
+      int selectors = selectorLane ? Math.max(1, Runtime.getRuntime().availableProcessors()) : 1;
+      ServerConnector connector = new ServerConnector(jetty, 1, selectors,
           new HttpConnectionFactory(http));
       connector.setHost(host);
       connector.setPort(port);
@@ -349,7 +373,7 @@ public final class McpHttpServer implements AutoCloseable {
       // the request URI and name the server.
       context.setErrorHandler(ContainerErrors.forContext());
       jetty.setErrorHandler(ContainerErrors.forServer());
-      jetty.setHandler(bounds.wrap(context));
+      jetty.setHandler(bounds.wrap(selectorLane ? servlet.lane(context) : context));
       jetty.setStopAtShutdown(false);
       try {
         jetty.start();

@@ -82,6 +82,14 @@ public final class McpServlet extends HttpServlet {
     return transport.bufferedBodyBytes();
   }
 
+  /**
+   * The embedded launcher's handler in front of the context this servlet is mounted in: the
+   * selector lane when this servlet's configuration allows it, else the context itself.
+   */
+  org.eclipse.jetty.server.Handler lane(org.eclipse.jetty.server.Handler context) {
+    return transport.lane(context);
+  }
+
   /** Returns how many sessions the transport holds stream state for. */
   public int trackedSessions() {
     return transport.trackedSessions();

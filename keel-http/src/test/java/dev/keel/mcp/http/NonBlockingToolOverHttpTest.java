@@ -100,7 +100,9 @@ class NonBlockingToolOverHttpTest {
               return CallToolResult.text("asked");
             })
         .build();
-    http = McpHttpServer.builder(server).port(0).start();
+    // the servlet path, whose inline bound one test here checks; the selector lane trades that
+    // bound away (McpHttpServer.Builder.selectorLane) and is tested in SelectorLaneTest
+    http = McpHttpServer.builder(server).port(0).selectorLane(false).start();
     peer = new Peer(http.port());
   }
 

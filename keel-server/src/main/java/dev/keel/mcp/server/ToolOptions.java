@@ -132,7 +132,10 @@ public record ToolOptions(Duration timeout, boolean interruptOnCancel, boolean r
    * timeout's tool error all the same, but its token does not trip while it runs.
    *
    * <p>A handler that does block while marked non-blocking holds a container thread for as
-   * long, and enough of them stall the server: leave the default for anything that waits. In a
+   * long, and enough of them stall the server: leave the default for anything that waits. With
+   * {@code McpHttpServer}'s selector lane on, such a call runs on one of Jetty's selectors, and
+   * a handler that blocks or computes for long there holds every connection of that selector:
+   * turn the lane on only when every non-blocking tool returns in microseconds. In a
    * legacy session, elicitation, sampling, roots and approval wait for the client, so they
    * fail in a non-blocking tool; in the stateless era they are answered as
    * {@code input_required} without waiting, and work. Not combinable with approval or tasks.

@@ -35,7 +35,11 @@ public final class BearerTokenAuthenticator implements Authenticator {
 
   @Override
   public Optional<Principal> authenticate(HttpServletRequest request) {
-    String header = request.getHeader("Authorization");
+    return authenticate(request.getHeader("Authorization"));
+  }
+
+  /** Returns the principal of an {@code Authorization} header's value (null when absent). */
+  Optional<Principal> authenticate(String header) {
     if (header == null || header.length() < 8
         || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Optional.empty();

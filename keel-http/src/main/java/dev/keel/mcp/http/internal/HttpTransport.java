@@ -137,8 +137,32 @@ public final class HttpTransport implements AutoCloseable {
         errors);
   }
 
+  /**
+   * Returns the handler that serves this transport's non-blocking calls on Jetty's selector
+   * ({@link SelectorLane}) in front of {@code servlets}, the context this transport's servlet is
+   * mounted in; or {@code servlets} itself when something configured here may block there (an
+   * operator's authenticator or fingerprint resolver, a rate limiter, a shared cluster).
+   */
+  public org.eclipse.jetty.server.Handler lane(org.eclipse.jetty.server.Handler servlets) {
+    Authenticator authenticator = options.authenticator();
+    boolean builtIn = authenticator instanceof LocalAuthenticator
+        || authenticator instanceof BearerTokenAuthenticator;
+    if (!builtIn || options.fingerprintResolver() != null || options.rateLimiter() != null
+        || engine.cluster().shared()) {
+      return servlets;
+    }
+    return new SelectorLane(engine, options, authenticator instanceof BearerTokenAuthenticator b
+        ? b : null, servlets);
+  }
+
   /** Serves one HTTP request. */
   public void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    if (req.getAttribute(SelectorLane.PREPARED) instanceof SelectorLane.Prepared prepared) {
+      // every gate passed in the lane, and the call is resolved: it is not resolved again
+      req.removeAttribute(SelectorLane.PREPARED);
+      prepared(req, resp, prepared);
+      return;
+    }
     if (!"POST".equals(req.getMethod())) {
       // only a POST's body is ever read: any other request that brings one ends its connection
       BodyRead.closeIfBodyUnread(req, resp);
@@ -272,7 +296,7 @@ public final class HttpTransport implements AutoCloseable {
       Principal principal, JsonRpcRequest request) throws IOException {
     // resolved first: the header checks need the tool's schema, and the call knows its tool
     ServerCall call = engine.call(Edge.of(null, principal, Era.MODERN), request);
-    Optional<ModernGate.Refusal> refusal = ModernGate.check(req, request,
+    Optional<ModernGate.Refusal> refusal = ModernGate.check(req::getHeader, request,
         call.toolInputSchema().orElse(null));
     if (refusal.isPresent()) {
       ModernGate.Refusal r = refusal.get();
@@ -282,6 +306,42 @@ public final class HttpTransport implements AutoCloseable {
     if (gates.passAccept(req, resp)) {
       dispatch(req, resp, read, null, call, true);
     }
+  }
+
+  /**
+   * A call {@link SelectorLane} resolved: started here when it must leave the selector, or, when
+   * it ran there and sent something before its answer, written as any such exchange is.
+   */
+  private void prepared(HttpServletRequest req, HttpServletResponse resp,
+      SelectorLane.Prepared prepared) throws IOException {
+    if (prepared.call() != null) {
+      dispatch(req, resp, null, prepared.session(), prepared.call(), prepared.modern());
+      return;
+    }
+    PostExchange exchange = exchange(req, null, prepared.session(), prepared.modern());
+    java.util.List<JsonRpcMessage> sent = prepared.sent();
+    for (int i = 0; i <= sent.size(); i++) {
+      if (i == prepared.polledAt()) {
+        exchange.closeForPolling();
+      }
+      if (i < sent.size()) {
+        exchange.send(sent.get(i));
+      }
+    }
+    exchange.finish(prepared.answer());
+  }
+
+  /** The ordinary exchange of a POST's call, in servlet async mode. */
+  private PostExchange exchange(HttpServletRequest req, BodyRead read, ServerSession session,
+      boolean modern) {
+    boolean resumable = session != null && options.events() != null
+        && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
+    SessionStreams streams = session == null ? null : streamsFor(session);
+    AsyncContext async = BodyRead.asyncContext(read, req);
+    PostExchange exchange = new PostExchange(context, async, streams,
+        Gates.accepts(req, "text/event-stream"), resumable, modern);
+    BodyRead.listen(read, async, exchange);
+    return exchange;
   }
 
   /**
@@ -295,15 +355,9 @@ public final class HttpTransport implements AutoCloseable {
       authentication.refuseScopes(req, resp, missing);
       return;
     }
-    boolean resumable = session != null && options.events() != null
-        && ProtocolVersion.atLeast(session.protocolVersion(), ProtocolVersion.V2025_11_25);
-    SessionStreams streams = session == null ? null : streamsFor(session);
     boolean sseAccepted = Gates.accepts(req, "text/event-stream");
     Supplier<PostExchange> exchangeOf = () -> {
-      AsyncContext async = BodyRead.asyncContext(read, req);
-      PostExchange exchange =
-          new PostExchange(context, async, streams, sseAccepted, resumable, modern);
-      BodyRead.listen(read, async, exchange);
+      PostExchange exchange = exchange(req, read, session, modern);
       exchange.cancelWith(call::cancel);
       return exchange;
     };

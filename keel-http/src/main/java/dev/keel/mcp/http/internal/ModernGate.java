@@ -8,8 +8,8 @@ import dev.keel.mcp.core.Text;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.protocol.HeaderMirror;
 import dev.keel.mcp.core.protocol.McpMethod;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,8 +26,12 @@ final class ModernGate {
 
   private ModernGate() {}
 
-  /** Returns why the request is refused, or empty when its headers are in order. */
-  static Optional<Refusal> check(HttpServletRequest req, JsonRpcRequest request,
+  /**
+   * Returns why the request is refused, or empty when its headers are in order.
+   *
+   * @param headers a header's first value by its name (any case), null when absent
+   */
+  static Optional<Refusal> check(UnaryOperator<String> headers, JsonRpcRequest request,
       ObjectNode toolInputSchema) {
     ObjectNode params = request.params() == null ? McpJson.object() : request.params();
     JsonNode source = HeaderMirror.target(request);
@@ -38,7 +42,7 @@ final class ModernGate {
           + McpMethod.of(request.method()).map(McpMethod::targetParam).orElse("name")
           + " must be a string", null));
     }
-    Optional<String> mismatch = HeaderMirror.mismatch(req::getHeader, request, toolInputSchema);
+    Optional<String> mismatch = HeaderMirror.mismatch(headers, request, toolInputSchema);
     if (mismatch.isPresent()) {
       return mismatch(mismatch.get());
     }
@@ -50,7 +54,7 @@ final class ModernGate {
           + "must carry " + MetaKeys.PROTOCOL_VERSION + " and " + MetaKeys.CLIENT_CAPABILITIES,
           null));
     }
-    String header = trimmed(req.getHeader("MCP-Protocol-Version"));
+    String header = trimmed(headers.apply("MCP-Protocol-Version"));
     if (header == null) {
       return mismatch("Missing MCP-Protocol-Version header");
     }

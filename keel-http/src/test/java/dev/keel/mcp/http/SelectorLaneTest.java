@@ -1,0 +1,301 @@
+package dev.keel.mcp.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.keel.mcp.core.schema.CallToolResult;
+import dev.keel.mcp.core.schema.Tool;
+import dev.keel.mcp.server.McpServer;
+import dev.keel.mcp.server.ToolOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code McpHttpServer.Builder.selectorLane(true)} over a real Jetty: a non-blocking call whose
+ * request came whole is served on Jetty's selector without entering the servlet; everything
+ * else (refusals, a body still arriving, a blocking tool, progress before the answer) is
+ * answered by the servlet exactly as without the lane. Each case runs against a server with the
+ * lane and one without, and their answers are compared.
+ */
+class SelectorLaneTest {
+
+  /** Whether the servlet was on the stack of each call, by the key its caller passed. */
+  static final Map<String, Boolean> viaServlet = new ConcurrentHashMap<>();
+  /** Whether the lane was on the stack of each call. */
+  static final Map<String, Boolean> viaLane = new ConcurrentHashMap<>();
+
+  static McpServer server;
+  static McpHttpServer lane;
+  static McpHttpServer plain;
+  static McpServer keyed;
+  static McpHttpServer keyedLane;
+
+  static boolean onStack(String className) {
+    return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+        f -> f.getClassName().equals(className)));
+  }
+
+  static void record(JsonNode args) {
+    String key = args.get("key").asString();
+    viaServlet.put(key, onStack("dev.keel.mcp.http.McpServlet"));
+    viaLane.put(key, onStack("dev.keel.mcp.http.internal.SelectorLane"));
+  }
+
+  static McpServer build() {
+    return McpServer.builder()
+        .tool(Tool.builder("quick").build(), ToolOptions.defaults().withNonBlocking(),
+            (ctx, args) -> {
+              record(args);
+              return CallToolResult.text("quick " + args.get("key").asString());
+            })
+        .tool(Tool.builder("ordinary").build(), (ctx, args) -> {
+          record(args);
+          return CallToolResult.text("ordinary " + args.get("key").asString());
+        })
+        .tool(Tool.builder("counting").build(), ToolOptions.defaults().withNonBlocking(),
+            (ctx, args) -> {
+              record(args);
+              for (int i = 1; i <= 3; i++) {
+                ctx.progress(i, 3.0, "step " + i);
+              }
+              return CallToolResult.text("counted");
+            })
+        .build();
+  }
+
+  @BeforeAll
+  static void start() {
+    server = build();
+    lane = McpHttpServer.builder(server).port(0).selectorLane(true).start();
+    plain = McpHttpServer.builder(server).port(0).selectorLane(false).start();
+    keyed = build();
+    keyedLane = McpHttpServer.builder(keyed).port(0).selectorLane(true)
+        .servlet(s -> s.authenticator(Authenticator.bearerTokens(Map.of("s3cret", "alice"))))
+        .start();
+  }
+
+  @AfterAll
+  static void stop() {
+    lane.close();
+    plain.close();
+    keyedLane.close();
+    server.close();
+    keyed.close();
+  }
+
+  static String keyArgs(String key) {
+    return "{\"key\":\"" + key + "\"}";
+  }
+
+  static String modernCall(int id, String tool, String key) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{"
+        + "\"name\":\"" + tool + "\",\"arguments\":" + keyArgs(key) + ",\"_meta\":{"
+        + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+        + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+  }
+
+  /** POSTs with its head and body in one write, so the body arrives with the head. */
+  static RawHttp.Response postWhole(int port, Map<String, String> headers, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    StringBuilder req = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
+        + "\r\nConnection: close\r\nContent-Length: " + bytes.length + "\r\n");
+    headers.forEach((k, v) -> {
+      if (v != null) {
+        req.append(k).append(": ").append(v).append("\r\n");
+      }
+    });
+    req.append("\r\n").append(body);
+    try (RawHttp http = new RawHttp(port)) {
+      http.send(req.toString());
+      return http.readResponse(Long.MAX_VALUE);
+    }
+  }
+
+  @Test
+  void aNonBlockingCallIsServedOnTheSelectorWithoutTheServlet() throws IOException {
+    Peer peer = new Peer(lane.port());
+    String session = peer.initialize(null);
+    RawHttp.Response r = postWhole(lane.port(), Peer.headers(null, session),
+        Peer.call(2, "quick", keyArgs("lane-legacy")));
+
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    assertThat(r.header("content-type")).isEqualTo("application/json");
+    assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("quick lane-legacy");
+    assertThat(viaLane.get("lane-legacy")).isTrue();
+    assertThat(viaServlet.get("lane-legacy")).isFalse();
+  }
+
+  @Test
+  void withoutTheLaneTheSameCallGoesThroughTheServlet() throws IOException {
+    Peer peer = new Peer(plain.port());
+    String session = peer.initialize(null);
+    RawHttp.Response r = postWhole(plain.port(), Peer.headers(null, session),
+        Peer.call(2, "quick", keyArgs("plain-legacy")));
+
+    assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("quick plain-legacy");
+    assertThat(viaServlet.get("plain-legacy")).isTrue();
+    assertThat(viaLane.get("plain-legacy")).isFalse();
+  }
+
+  @Test
+  void aStatelessCallIsServedOnTheSelectorToo() throws IOException {
+    RawHttp.Response r = postWhole(lane.port(), Peer.headers(null, null,
+        "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "quick"),
+        modernCall(7, "quick", "lane-modern"));
+
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("quick lane-modern");
+    assertThat(viaServlet.get("lane-modern")).isFalse();
+  }
+
+  @Test
+  void aStatelessHeaderMismatchIsRefusedAsTheServletRefusesIt() throws IOException {
+    String body = modernCall(8, "quick", "never-runs");
+    Map<String, String> headers = Peer.headers(null, null, "MCP-Protocol-Version",
+        "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "ordinary");
+    RawHttp.Response viaLaneServer = postWhole(lane.port(), headers, body);
+    RawHttp.Response viaPlainServer = postWhole(plain.port(), headers, body);
+
+    assertThat(viaLaneServer.status()).isEqualTo(400);
+    assertThat(Peer.errorCode(viaLaneServer)).isEqualTo(-32020);
+    assertThat(viaLaneServer.body()).isEqualTo(viaPlainServer.body());
+    assertThat(viaLane).doesNotContainKey("never-runs");
+  }
+
+  @Test
+  void aBlockingToolIsHandedToTheServletResolvedOnce() throws IOException {
+    Peer peer = new Peer(lane.port());
+    String session = peer.initialize(null);
+    RawHttp.Response r = postWhole(lane.port(), Peer.headers(null, session),
+        Peer.call(3, "ordinary", keyArgs("handed-off")));
+
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("ordinary handed-off");
+    // it ran on a handler thread, started by the servlet's transport, not on the selector
+    assertThat(viaLane.get("handed-off")).isFalse();
+  }
+
+  @Test
+  void progressSentBeforeTheAnswerStillArrivesFirstOnAnEventStream() throws IOException {
+    Peer peer = new Peer(lane.port());
+    String session = peer.initialize(null);
+    String call = Peer.request(4, "tools/call", "{\"name\":\"counting\",\"arguments\":"
+        + keyArgs("counting") + ",\"_meta\":{\"progressToken\":\"p\"}}");
+    try (SseClient sse = peer.postStream(null, session, call)) {
+      assertThat(sse.head().header("content-type")).startsWith("text/event-stream");
+      for (int i = 1; i <= 3; i++) {
+        JsonNode progress = Peer.nextMessage(sse, 5000);
+        assertThat(progress.get("method").asString()).isEqualTo("notifications/progress");
+        assertThat(progress.get("params").get("progress").asInt()).isEqualTo(i);
+      }
+      JsonNode answer = Peer.nextMessage(sse, 5000);
+      assertThat(answer.get("id").asInt()).isEqualTo(4);
+      assertThat(Peer.text(answer)).isEqualTo("counted");
+    }
+  }
+
+  @Test
+  void refusalsAreTheServletsOwn() throws IOException {
+    Peer lanePeer = new Peer(lane.port());
+    Peer plainPeer = new Peer(plain.port());
+    String laneSession = lanePeer.initialize(null);
+    String call = Peer.call(5, "quick", keyArgs("refused"));
+    String[][] cases = {
+        {"Origin", "https://evil.example"},
+        {"Content-Type", "text/plain"},
+        {"Accept", "text/html"},
+        {"MCP-Protocol-Version", "1999-01-01"},
+        {"Mcp-Session-Id", "no-such-session"},
+        {"Mcp-Session-Id", null},
+    };
+    for (String[] c : cases) {
+      RawHttp.Response viaLaneServer = postWhole(lane.port(),
+          Peer.headers(null, laneSession, c[0], c[1]), call);
+      RawHttp.Response viaPlainServer = postWhole(plain.port(),
+          Peer.headers(null, "no-such-session".equals(c[1]) ? c[1] : plainPeer.initialize(null),
+              c[0], c[1]), call);
+      assertThat(viaLaneServer.status()).as("%s: %s", c[0], c[1])
+          .isEqualTo(viaPlainServer.status()).isBetween(400, 499);
+      assertThat(viaLaneServer.body()).as("%s: %s", c[0], c[1])
+          .isEqualTo(viaPlainServer.body());
+    }
+    RawHttp.Response badJson = postWhole(lane.port(), Peer.headers(null, laneSession),
+        "{\"jsonrpc\":");
+    assertThat(badJson.status()).isEqualTo(400);
+    assertThat(Peer.errorCode(badJson)).isEqualTo(-32700);
+    assertThat(viaLane).doesNotContainKey("refused");
+  }
+
+  @Test
+  void aBodyStillArrivingIsReadByTheServlet() throws Exception {
+    Peer peer = new Peer(lane.port());
+    String session = peer.initialize(null);
+    byte[] body = Peer.call(9, "quick", keyArgs("split")).getBytes(StandardCharsets.UTF_8);
+    StringBuilder head = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+        + lane.port() + "\r\nConnection: close\r\nContent-Length: " + body.length + "\r\n");
+    Peer.headers(null, session).forEach((k, v) -> head.append(k).append(": ").append(v)
+        .append("\r\n"));
+    head.append("\r\n");
+    try (RawHttp http = new RawHttp(lane.port())) {
+      http.send(head.toString());
+      Thread.sleep(200);
+      http.send(new String(body, 0, 10, StandardCharsets.UTF_8));
+      Thread.sleep(200);
+      http.send(new String(body, 10, body.length - 10, StandardCharsets.UTF_8));
+      RawHttp.Response r = http.readResponse(Long.MAX_VALUE);
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+      assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("quick split");
+    }
+    // read by the servlet's listener as it came, then run there, not on the selector
+    assertThat(viaLane.get("split")).isFalse();
+  }
+
+  @Test
+  void apiKeysAreCheckedOnTheLaneAndARefusalIsTheServlets() throws IOException {
+    Peer peer = new Peer(keyedLane.port());
+    String session = peer.initialize("s3cret");
+    RawHttp.Response served = postWhole(keyedLane.port(), Peer.headers("s3cret", session),
+        Peer.call(10, "quick", keyArgs("keyed")));
+    assertThat(Peer.text(Peer.json(served.body()))).isEqualTo("quick keyed");
+    assertThat(viaServlet.get("keyed")).isFalse();
+
+    RawHttp.Response refused = postWhole(keyedLane.port(), Peer.headers("wrong", session),
+        Peer.call(11, "quick", keyArgs("wrong-key")));
+    assertThat(refused.status()).isEqualTo(401);
+    assertThat(refused.header("www-authenticate")).isEqualTo("Bearer");
+    assertThat(viaLane).doesNotContainKey("wrong-key");
+
+  }
+
+  @Test
+  void aConfigurationThatMayBlockKeepsEveryCallOnTheServletPath() throws IOException {
+    java.util.List<java.util.function.Consumer<McpServlet.Builder>> blocking = java.util.List.of(
+        s -> s.authenticator(request -> java.util.Optional.of(
+            dev.keel.mcp.server.Principal.local())),
+        s -> s.rateLimiter(RateLimiter.perClientAddress(1_000, 1_000)),
+        s -> s.fingerprintResolver((request, principal) -> "tenant"));
+    int n = 0;
+    for (java.util.function.Consumer<McpServlet.Builder> configure : blocking) {
+      McpServer own = build();
+      McpHttpServer http = McpHttpServer.builder(own).port(0).selectorLane(true)
+          .servlet(configure).start();
+      try {
+        String key = "kept-" + n++;
+        String session = new Peer(http.port()).initialize(null);
+        RawHttp.Response r = postWhole(http.port(), Peer.headers(null, session),
+            Peer.call(13, "quick", keyArgs(key)));
+        assertThat(Peer.text(Peer.json(r.body()))).isEqualTo("quick " + key);
+        assertThat(viaServlet.get(key)).as(key).isTrue();
+      } finally {
+        http.close();
+        own.close();
+      }
+    }
+  }
+}
