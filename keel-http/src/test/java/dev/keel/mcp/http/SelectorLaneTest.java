@@ -40,14 +40,33 @@ class SelectorLaneTest {
         f -> f.getClassName().equals(className)));
   }
 
+  /**
+   * Whether the lane itself serves the request on this thread. Not any frame of its class: a
+   * request it hands to the servlet runs on a pool thread from a lambda of the lane's.
+   */
+  static boolean onLane() {
+    return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+        f -> f.getClassName().equals("dev.keel.mcp.http.internal.SelectorLane")
+            && f.getMethodName().equals("serve")));
+  }
+
   static void record(JsonNode args) {
     String key = args.get("key").asString();
     viaServlet.put(key, onStack("dev.keel.mcp.http.McpServlet"));
-    viaLane.put(key, onStack("dev.keel.mcp.http.internal.SelectorLane"));
+    viaLane.put(key, onLane());
   }
+
+  /** Where each initialize ran, by its request id: was the lane on its stack? */
+  static final Map<String, Boolean> initializedOnLane = new ConcurrentHashMap<>();
 
   static McpServer build() {
     return McpServer.builder()
+        .observer(request -> {
+          if (request.method().equals("initialize")) {
+            initializedOnLane.put(String.valueOf(request.id()), onLane());
+          }
+          return dev.keel.mcp.core.RequestObservation.NONE;
+        })
         .tool(Tool.builder("quick").build(), ToolOptions.defaults().withNonBlocking(),
             (ctx, args) -> {
               record(args);
@@ -297,5 +316,33 @@ class SelectorLaneTest {
         own.close();
       }
     }
+  }
+
+  @Test
+  void aNewSessionStartsOnTheLaneAndARenewalGoesToTheServlet() throws IOException {
+    String first = "{\"jsonrpc\":\"2.0\",\"id\":\"lane-init\",\"method\":\"initialize\","
+        + "\"params\":{\"protocolVersion\":\"" + Peer.LATEST + "\",\"capabilities\":{},"
+        + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    RawHttp.Response created = postWhole(lane.port(), Peer.headers(null, null), first);
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    String session = created.header("mcp-session-id");
+    assertThat(session).isNotBlank();
+    assertThat(initializedOnLane).containsEntry("\"lane-init\"", true);
+
+    RawHttp.Response ack = postWhole(lane.port(), Peer.headers(null, session),
+        Peer.notification("notifications/initialized", null));
+    assertThat(ack.status()).isEqualTo(202);
+    RawHttp.Response called = postWhole(lane.port(), Peer.headers(null, session),
+        Peer.call(14, "quick", keyArgs("after-lane-init")));
+    assertThat(Peer.text(Peer.json(called.body()))).isEqualTo("quick after-lane-init");
+
+    // the owner renewing its session: the servlet's rules, on a pool thread
+    RawHttp.Response renewed = postWhole(lane.port(), Peer.headers(null, session),
+        first.replace("lane-init", "renewal"));
+    assertThat(renewed.status()).as(renewed.body()).isEqualTo(200);
+    assertThat(initializedOnLane).containsEntry("\"renewal\"", false);
+    // a session begun on the lane ends as any other
+    assertThat(new Peer(lane.port()).delete(null, session).status()).isEqualTo(204);
+    assertThat(new Peer(lane.port()).ping(null, session)).isEqualTo(404);
   }
 }

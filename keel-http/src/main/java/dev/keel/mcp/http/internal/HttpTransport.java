@@ -151,7 +151,7 @@ public final class HttpTransport implements AutoCloseable {
         || engine.cluster().shared()) {
       return servlets;
     }
-    return new SelectorLane(engine, options, authenticator instanceof BearerTokenAuthenticator b
+    return new SelectorLane(this, engine, options, authenticator instanceof BearerTokenAuthenticator b
         ? b : null, servlets);
   }
 
@@ -603,6 +603,11 @@ public final class HttpTransport implements AutoCloseable {
     resp.setHeader("Retry-After", "1");
     errors.write(resp, 503, id, ErrorCodes.SERVER_ERROR,
         "Service unavailable: the cluster's shared store cannot be reached", null);
+  }
+
+  /** Keeps the stream state of a session created outside {@link #service} (the lane's). */
+  void track(ServerSession session) {
+    streamsFor(session);
   }
 
   private SessionStreams streamsFor(ServerSession session) {

@@ -6,11 +6,13 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcCodec;
 import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
+import dev.keel.mcp.core.jsonrpc.JsonRpcNotification;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.core.protocol.Era;
 import dev.keel.mcp.server.Principal;
 import dev.keel.mcp.server.transport.Edge;
+import dev.keel.mcp.server.transport.InitializeOutcome;
 import dev.keel.mcp.server.transport.RequestStream;
 import dev.keel.mcp.server.transport.ServerCall;
 import dev.keel.mcp.server.transport.ServerEngine;
@@ -42,8 +44,10 @@ import tools.jackson.databind.JsonNode;
  * <p>It serves only what it can answer exactly as the servlet would, and decides that with the
  * servlet's own checks: a POST to the exact endpoint path, an admitted origin and host, a JSON
  * content type, a declared length within the limit, a body that arrived with its head, a
- * built-in authenticator that accepts the request, a JSON-RPC request that decodes, the headers
- * of its era in order, a live session it owns, and an accepted answer type. Anything else, a
+ * built-in authenticator that accepts the request, a JSON-RPC request (or the
+ * {@code notifications/initialized} every session starts with) that decodes, the headers of its
+ * era in order, a live session it owns (or none yet, for an {@code initialize} that names
+ * none), and an accepted answer type. Anything else, a
  * refusal included, is handed to the servlet untouched (the bytes read are given back as the
  * body's first bytes, {@link ReplayedBody}), and the servlet answers it with every gate in the
  * order of SPEC §3.1. So the lane can only ever serve a request the servlet would have served.
@@ -83,15 +87,17 @@ final class SelectorLane extends Handler.Wrapper {
   record Prepared(ServerSession session, ServerCall call, boolean modern,
       List<JsonRpcMessage> sent, int polledAt, Optional<JsonRpcMessage> answer) {}
 
+  private final HttpTransport transport;
   private final ServerEngine engine;
   private final HttpTransport.Options options;
   private final JsonRpcCodec codec;
   /** The API-key authenticator, or null for the local one. */
   private final BearerTokenAuthenticator keys;
 
-  SelectorLane(ServerEngine engine, HttpTransport.Options options,
+  SelectorLane(HttpTransport transport, ServerEngine engine, HttpTransport.Options options,
       BearerTokenAuthenticator keys, Handler servlets) {
     super(servlets);
+    this.transport = transport;
     this.engine = engine;
     this.options = options;
     this.codec = engine.codec();
@@ -153,7 +159,10 @@ final class SelectorLane extends Handler.Wrapper {
     }
   }
 
-  /** A request whose whole body is here. */
+  /**
+   * A request whose whole body is here. The checks run in the servlet's order (the era first,
+   * then the era's own), and any that would refuse hands the request to the servlet.
+   */
   private boolean serve(Request request, Response response, Callback callback,
       Principal principal, byte[] body, boolean last) {
     JsonRpcMessage message;
@@ -162,20 +171,27 @@ final class SelectorLane extends Handler.Wrapper {
     } catch (RuntimeException e) {
       return toServlet(request, response, callback, body, body.length, last);
     }
-    if (!(message instanceof JsonRpcRequest call) || call.method().equals("initialize")) {
+    JsonRpcRequest call = message instanceof JsonRpcRequest r ? r : null;
+    // of the notifications, only the one every session starts with: whatever another one
+    // sets off (a client's answer waking a handler, roots changing) is the servlet's to run
+    JsonRpcNotification initialized = message instanceof JsonRpcNotification n
+        && n.method().equals("notifications/initialized") ? n : null;
+    if (call == null && initialized == null) {
       return toServlet(request, response, callback, body, body.length, last);
     }
     HttpFields headers = request.getHeaders();
     String accept = headers.get(HttpHeader.ACCEPT);
     boolean sse = Gates.accepts(accept, "text/event-stream");
-    if (!sse && !Gates.accepts(accept, "application/json")) {
-      return toServlet(request, response, callback, body, body.length, last);
-    }
+    boolean acceptable = sse || Gates.accepts(accept, "application/json");
     String version = headers.get("MCP-Protocol-Version");
     String sid = headers.get("Mcp-Session-Id");
-    Era era = Era.of(new Era.Facts(call.method(), call.params(), version, sid,
+    Era era = Era.of(new Era.Facts(call != null ? call.method() : initialized.method(),
+        call != null ? call.params() : initialized.params(), version, sid,
         headers.get("Mcp-Method"), headers.get("Mcp-Name")));
     if (era == Era.MODERN) {
+      if (call == null || !acceptable) {
+        return toServlet(request, response, callback, body, body.length, last);
+      }
       ServerCall resolved = engine.call(Edge.of(null, principal, Era.MODERN), call);
       Optional<ModernGate.Refusal> refusal = ModernGate.check(headers::get, call,
           resolved.toolInputSchema().orElse(null));
@@ -185,6 +201,13 @@ final class SelectorLane extends Handler.Wrapper {
         return true;
       }
       return start(request, response, callback, null, resolved, true, sse);
+    }
+    if (call != null && call.method().equals("initialize")) {
+      if (sid != null) {
+        // a session re-initialized, or another's id: the servlet's owner rules decide
+        return toServlet(request, response, callback, body, body.length, last);
+      }
+      return initialize(response, callback, principal, call);
     }
     if (version != null && !ProtocolVersion.isLegacy(version)
         || sid != null && !Gates.validSessionId(sid)) {
@@ -197,8 +220,42 @@ final class SelectorLane extends Handler.Wrapper {
         return toServlet(request, response, callback, body, body.length, last);
       }
     }
+    if (call == null) {
+      engine.deliver(Edge.of(session, principal, Era.LEGACY), initialized);
+      response.setStatus(202);
+      callback.succeeded();
+      return true;
+    }
+    if (!acceptable) {
+      return toServlet(request, response, callback, body, body.length, last);
+    }
     return start(request, response, callback, session,
         engine.call(Edge.of(session, principal, Era.LEGACY), call), false, sse);
+  }
+
+  /** A new legacy session, answered as the servlet answers it. */
+  private boolean initialize(Response response, Callback callback, Principal principal,
+      JsonRpcRequest call) {
+    InitializeOutcome outcome = engine.initialize(principal, call, null);
+    if (outcome.session() == null) {
+      if (outcome.response() instanceof JsonRpcErrorResponse e
+          && e.error().code() == ErrorCodes.SERVER_ERROR) {
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, "5");
+        writeError(response, callback, 503, call.id(), e.error().code(), e.error().message(),
+            null);
+        return true;
+      }
+      write(response, callback, 200, codec.encode(outcome.response()));
+      return true;
+    }
+    if (!options.sessions()) {
+      outcome.session().close();
+    } else {
+      transport.track(outcome.session());
+      response.getHeaders().put("Mcp-Session-Id", outcome.session().id());
+    }
+    write(response, callback, 200, codec.encode(outcome.response()));
+    return true;
   }
 
   /** Runs a resolved call here when it is non-blocking; otherwise the servlet starts it. */
