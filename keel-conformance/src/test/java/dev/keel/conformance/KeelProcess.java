@@ -40,6 +40,11 @@ final class KeelProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(java());
     cmd.addAll(QUICK);
+    String lane = System.getProperty("keel.http.selectorLane");
+    if (lane != null) {
+      // a suite run with the selector lane on runs its keel processes with it on too
+      cmd.add("-Dkeel.http.selectorLane=" + lane);
+    }
     cmd.add("-cp");
     cmd.add(classpath());
     cmd.add("dev.keel.cli.Main");
