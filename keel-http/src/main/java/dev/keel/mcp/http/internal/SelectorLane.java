@@ -19,6 +19,7 @@ import dev.keel.mcp.server.transport.ServerEngine;
 import dev.keel.mcp.server.transport.ServerSession;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
@@ -69,6 +70,9 @@ final class SelectorLane extends Handler.Wrapper {
 
   /** The request attribute under which a call resolved here reaches the servlet. */
   static final String PREPARED = "dev.keel.mcp.http.internal.SelectorLane.prepared";
+
+  /** The first buffer of a body; it grows, up to the declared length, as bytes arrive. */
+  static final int FIRST_BYTES = 16 * 1024;
 
   /** At most this many messages of one non-blocking call are kept until its answer. */
   static final int MAX_HELD_MESSAGES = 1_000;
@@ -127,10 +131,12 @@ final class SelectorLane extends Handler.Wrapper {
     if (principal == null) {
       return toServlet(request, response, callback);
     }
-    byte[] body = new byte[(int) declared];
+    // Sized by what arrives, not by what the head declares: a head that declares the limit and
+    // sends nothing more must not cost the limit (the servlet's reads grow the same way).
+    byte[] body = new byte[(int) Math.min(declared, FIRST_BYTES)];
     int read = 0;
     boolean last = false;
-    while (read < body.length && !last) {
+    while (read < declared && !last) {
       Content.Chunk chunk = request.read();
       if (chunk == null) {
         // the rest is still on its way: the servlet waits for it, without a thread
@@ -141,13 +147,17 @@ final class SelectorLane extends Handler.Wrapper {
         return true;
       }
       ByteBuffer bytes = chunk.getByteBuffer();
-      int n = Math.min(bytes.remaining(), body.length - read);
+      int n = (int) Math.min(bytes.remaining(), declared - read);
+      if (read + n > body.length) {
+        body = Arrays.copyOf(body, (int) Math.min(declared,
+            Math.max(read + n, 2L * body.length)));
+      }
       bytes.get(body, read, n);
       read += n;
       last = chunk.isLast();
       chunk.release();
     }
-    if (read < body.length) {
+    if (read < declared) {
       return toServlet(request, response, callback, body, read, true);
     }
     try {
