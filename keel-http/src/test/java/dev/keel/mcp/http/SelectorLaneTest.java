@@ -118,20 +118,25 @@ class SelectorLaneTest {
         + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
   }
 
+  /** The head of a POST to the endpoint declaring {@code length} body bytes. */
+  static String head(int port, long length, Map<String, String> headers) {
+    StringBuilder head = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
+        + "\r\nContent-Length: " + length + "\r\n");
+    headers.forEach((k, v) -> {
+      if (v != null) {
+        head.append(k).append(": ").append(v).append("\r\n");
+      }
+    });
+    return head.append("\r\n").toString();
+  }
+
   /** POSTs with its head and body in one write, so the body arrives with the head. */
   static RawHttp.Response postWhole(int port, Map<String, String> headers, String body)
       throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    StringBuilder req = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
-        + "\r\nConnection: close\r\nContent-Length: " + bytes.length + "\r\n");
-    headers.forEach((k, v) -> {
-      if (v != null) {
-        req.append(k).append(": ").append(v).append("\r\n");
-      }
-    });
-    req.append("\r\n").append(body);
+    Map<String, String> closing = new java.util.LinkedHashMap<>(headers);
+    closing.put("Connection", "close");
     try (RawHttp http = new RawHttp(port)) {
-      http.send(req.toString());
+      http.send(head(port, body.getBytes(StandardCharsets.UTF_8).length, closing) + body);
       return http.readResponse(Long.MAX_VALUE);
     }
   }
@@ -256,13 +261,10 @@ class SelectorLaneTest {
     Peer peer = new Peer(lane.port());
     String session = peer.initialize(null);
     byte[] body = Peer.call(9, "quick", keyArgs("split")).getBytes(StandardCharsets.UTF_8);
-    StringBuilder head = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
-        + lane.port() + "\r\nConnection: close\r\nContent-Length: " + body.length + "\r\n");
-    Peer.headers(null, session).forEach((k, v) -> head.append(k).append(": ").append(v)
-        .append("\r\n"));
-    head.append("\r\n");
+    Map<String, String> headers = new java.util.LinkedHashMap<>(Peer.headers(null, session));
+    headers.put("Connection", "close");
     try (RawHttp http = new RawHttp(lane.port())) {
-      http.send(head.toString());
+      http.send(head(lane.port(), body.length, headers));
       Thread.sleep(200);
       http.send(new String(body, 0, 10, StandardCharsets.UTF_8));
       Thread.sleep(200);
@@ -371,14 +373,9 @@ class SelectorLaneTest {
     long before = allocatedSoFar();
     try {
       for (int i = 0; i < connections; i++) {
-        StringBuilder head = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
-            + lane.port() + "\r\nContent-Length: " + limit + "\r\n");
-        Peer.headers(null, session).forEach((k, v) -> head.append(k).append(": ").append(v)
-            .append("\r\n"));
-        head.append("\r\n{\"jsonrpc\"");
         RawHttp http = new RawHttp(lane.port());
         open.add(http);
-        http.send(head.toString());
+        http.send(head(lane.port(), limit, Peer.headers(null, session)) + "{\"jsonrpc\"");
       }
       Thread.sleep(500);
       long allocated = allocatedSoFar() - before;
