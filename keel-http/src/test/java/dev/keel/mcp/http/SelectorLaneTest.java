@@ -56,6 +56,12 @@ class SelectorLaneTest {
     viaLane.put(key, onLane());
   }
 
+  /** Counted down when the waiting tool starts, and when its sleep is interrupted. */
+  static final java.util.concurrent.CountDownLatch waiting =
+      new java.util.concurrent.CountDownLatch(1);
+  static final java.util.concurrent.CountDownLatch waitingCancelled =
+      new java.util.concurrent.CountDownLatch(1);
+
   /** Where each initialize ran, by its request id: was the lane on its stack? */
   static final Map<String, Boolean> initializedOnLane = new ConcurrentHashMap<>();
 
@@ -75,6 +81,17 @@ class SelectorLaneTest {
         .tool(Tool.builder("ordinary").build(), (ctx, args) -> {
           record(args);
           return CallToolResult.text("ordinary " + args.get("key").asString());
+        })
+        .tool(Tool.builder("waiting").build(), (ctx, args) -> {
+          waiting.countDown();
+          try {
+            Thread.sleep(30_000);
+            return CallToolResult.text("slept");
+          } catch (InterruptedException e) {
+            waitingCancelled.countDown();
+            Thread.currentThread().interrupt();
+            return CallToolResult.text("interrupted");
+          }
         })
         .tool(Tool.builder("counting").build(), ToolOptions.defaults().withNonBlocking(),
             (ctx, args) -> {
@@ -388,4 +405,109 @@ class SelectorLaneTest {
       }
     }
   }
+
+  /** Records, under the session's id, whether the lane's DELETE was on the stack that ended it. */
+  static final Map<String, Boolean> endedOnLane = new ConcurrentHashMap<>();
+
+  static void watchEnd(McpServer on, String session) {
+    on.engine().session(session, dev.keel.mcp.server.Principal.local()).orElseThrow().onClose(() -> endedOnLane.put(session,
+        StackWalker.getInstance().walk(frames -> frames.anyMatch(
+            f -> f.getClassName().equals("dev.keel.mcp.http.internal.SelectorLane")
+                && f.getMethodName().equals("end")))));
+  }
+
+  @Test
+  void aQuietSessionEndsOnTheLaneAnsweredAsTheServletAnswers() throws IOException {
+    String onLane = new Peer(lane.port()).initialize(null);
+    String onPlain = new Peer(plain.port()).initialize(null);
+    watchEnd(server, onLane);
+    watchEnd(server, onPlain);
+
+    RawHttp.Response viaLaneServer = new Peer(lane.port()).delete(null, onLane);
+    RawHttp.Response viaPlainServer = new Peer(plain.port()).delete(null, onPlain);
+
+    assertThat(viaLaneServer.status()).isEqualTo(204).isEqualTo(viaPlainServer.status());
+    assertThat(viaLaneServer.headers().keySet()).containsExactlyInAnyOrderElementsOf(
+        viaPlainServer.headers().keySet());
+    assertThat(viaLaneServer.body()).isEmpty();
+    assertThat(endedOnLane).containsEntry(onLane, true).containsEntry(onPlain, false);
+    assertThat(server.engine().session(onLane, dev.keel.mcp.server.Principal.local())).isEmpty();
+    assertThat(new Peer(lane.port()).ping(null, onLane)).isEqualTo(404);
+    // ended once: a second DELETE finds no session, as the servlet answers it
+    assertThat(new Peer(lane.port()).delete(null, onLane).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aSessionWithAListeningStreamEndsThroughTheServletWhichClosesTheStream()
+      throws IOException {
+    Peer peer = new Peer(lane.port());
+    String session = peer.initialize(null);
+    watchEnd(server, session);
+    try (SseClient listening = peer.get(null, session)) {
+      assertThat(listening.head().status()).isEqualTo(200);
+      Peer.notifyWhenAttached(server, session, "notifications/tools/list_changed", null);
+      assertThat(peer.delete(null, session).status()).isEqualTo(204);
+      assertThat(listening.awaitEnd(5000)).as("the listening stream ends with its session")
+          .isTrue();
+    }
+    assertThat(endedOnLane).containsEntry(session, false);
+  }
+
+  @Test
+  void aSessionWithARunningCallEndsThroughTheServletWhichCancelsTheCall() throws Exception {
+    Peer peer = new Peer(lane.port());
+    String session = peer.initialize(null);
+    watchEnd(server, session);
+    try (SseClient running = peer.postStream(null, session,
+        Peer.call(21, "waiting", keyArgs("waiting")))) {
+      assertThat(waiting.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(peer.delete(null, session).status()).isEqualTo(204);
+      assertThat(waitingCancelled.await(5, java.util.concurrent.TimeUnit.SECONDS))
+          .as("the running call was cancelled by the session's end").isTrue();
+    }
+    assertThat(endedOnLane).containsEntry(session, false);
+  }
+
+  @Test
+  void aDeleteTheLaneCannotServeIsRefusedAsTheServletRefusesIt() throws IOException {
+    Peer lanePeer = new Peer(lane.port());
+    Peer plainPeer = new Peer(plain.port());
+    String[][] cases = {
+        {"Mcp-Session-Id", Peer.UNKNOWN_SESSION},
+        {"Mcp-Session-Id", "bad id"},
+        {"Mcp-Session-Id", null},
+        {"MCP-Protocol-Version", "1999-01-01"},
+        {"Origin", "https://evil.example"},
+    };
+    for (String[] c : cases) {
+      String laneSession = lanePeer.initialize(null);
+      RawHttp.Response viaLaneServer = lanePeer.delete(null, laneSession, c[0], c[1]);
+      RawHttp.Response viaPlainServer = plainPeer.delete(null, plainPeer.initialize(null),
+          c[0], c[1]);
+      assertThat(viaLaneServer.status()).as("%s: %s", c[0], c[1])
+          .isEqualTo(viaPlainServer.status()).isBetween(400, 499);
+      assertThat(viaLaneServer.body()).as("%s: %s", c[0], c[1])
+          .isEqualTo(viaPlainServer.body());
+      // the session the refused DELETE named (or would have) lives on
+      assertThat(lanePeer.ping(null, laneSession)).as("%s: %s", c[0], c[1]).isEqualTo(200);
+    }
+    // another principal's session: unknown to it, and left alone
+    String alices = new Peer(keyedLane.port()).initialize("s3cret");
+    RawHttp.Response foreign = new Peer(keyedLane.port()).delete("wrong", alices);
+    assertThat(foreign.status()).isEqualTo(401);
+    assertThat(new Peer(keyedLane.port()).ping("s3cret", alices)).isEqualTo(200);
+    assertThat(new Peer(keyedLane.port()).delete("s3cret", alices).status()).isEqualTo(204);
+  }
+
+  @Test
+  void aDeleteWithABodyEndsItsConnectionAsTheServletDoes() throws IOException {
+    String session = new Peer(lane.port()).initialize(null);
+    watchEnd(server, session);
+    RawHttp.Response r = RawHttp.exchange(lane.port(), "DELETE", "/mcp",
+        Peer.headers(null, session, "Connection", null), "{}");
+    assertThat(r.status()).isEqualTo(204);
+    assertThat(r.header("connection")).isEqualTo("close");
+    assertThat(endedOnLane).containsEntry(session, false);
+  }
+
 }

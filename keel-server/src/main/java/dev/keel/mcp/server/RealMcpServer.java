@@ -435,6 +435,21 @@ final class RealMcpServer implements McpServer, ServerEngine {
   }
 
   @Override
+  public boolean endIfQuiet(ServerSession session) {
+    Optional<RealServerSession> own = own(session);
+    if (own.isEmpty()) {
+      // ended meanwhile: the transport's ordinary path answers for it
+      return false;
+    }
+    RealServerSession s = own.get();
+    if (!s.quiet() || core.tasks().runsFor(s.id())) {
+      return false;
+    }
+    s.close();
+    return true;
+  }
+
+  @Override
   public Optional<ServerSession> attachChannel(String id, Principal principal) {
     if (!listening) {
       return Optional.empty();

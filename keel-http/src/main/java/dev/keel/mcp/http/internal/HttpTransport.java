@@ -605,6 +605,21 @@ public final class HttpTransport implements AutoCloseable {
         "Service unavailable: the cluster's shared store cannot be reached", null);
   }
 
+  /**
+   * Ends {@code session} only when that cannot block: no stream of it is open here, its events
+   * (if any) are in memory, and the engine finds it quiet ({@link ServerEngine#endIfQuiet}).
+   *
+   * @return true when it was ended; false when it was left for the servlet's DELETE
+   */
+  boolean endIfQuiet(ServerSession session) {
+    if (options.events() != null && !(options.events() instanceof InMemoryEventStore)) {
+      // an operator's store may be remote: forgetting the session's events could block
+      return false;
+    }
+    SessionStreams streams = sessionStreams.get(session.id());
+    return (streams == null || streams.quiet()) && engine.endIfQuiet(session);
+  }
+
   /** Keeps the stream state of a session created outside {@link #service} (the lane's). */
   void track(ServerSession session) {
     streamsFor(session);

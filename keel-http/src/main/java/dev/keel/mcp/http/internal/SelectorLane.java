@@ -43,7 +43,7 @@ import tools.jackson.databind.JsonNode;
  * block, and everything out of the ordinary, goes to the servlet on a pool thread.
  *
  * <p>It serves only what it can answer exactly as the servlet would, and decides that with the
- * servlet's own checks: a POST to the exact endpoint path, an admitted origin and host, a JSON
+ * servlet's own checks (and, for a DELETE, only a quiet session's end: {@link #end}): a POST to the exact endpoint path, an admitted origin and host, a JSON
  * content type, a declared length within the limit, a body that arrived with its head, a
  * built-in authenticator that accepts the request, a JSON-RPC request (or the
  * {@code notifications/initialized} every session starts with) that decodes, the headers of its
@@ -115,19 +115,25 @@ final class SelectorLane extends Handler.Wrapper {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    if (!"POST".equals(request.getMethod())
+    String method = request.getMethod();
+    boolean post = "POST".equals(method);
+    if (!post && !"DELETE".equals(method)
         || !options.path().equals(request.getHttpURI().getPath())) {
       return toServlet(request, response, callback);
     }
     HttpFields headers = request.getHeaders();
+    if (!options.origins().admits(headers.get(HttpHeader.ORIGIN), headers.get(HttpHeader.HOST))) {
+      return toServlet(request, response, callback);
+    }
+    if (!post) {
+      return end(request, response, callback);
+    }
     long declared = request.getLength();
     if (declared < 0 || declared > options.maxBodyBytes()
-        || !options.origins().admits(headers.get(HttpHeader.ORIGIN), headers.get(HttpHeader.HOST))
         || !Gates.isJson(headers.get(HttpHeader.CONTENT_TYPE))) {
       return toServlet(request, response, callback);
     }
-    Principal principal = keys == null ? Principal.local()
-        : keys.authenticate(headers.get(HttpHeader.AUTHORIZATION)).orElse(null);
+    Principal principal = authenticate(headers);
     if (principal == null) {
       return toServlet(request, response, callback);
     }
@@ -167,6 +173,38 @@ final class SelectorLane extends Handler.Wrapper {
       writeError(response, callback, 500, null, ErrorCodes.INTERNAL_ERROR, "Internal error", null);
       return true;
     }
+  }
+
+  /** The principal of a request under the built-in authenticator; null when it refuses. */
+  private Principal authenticate(HttpFields headers) {
+    return keys == null ? Principal.local()
+        : keys.authenticate(headers.get(HttpHeader.AUTHORIZATION)).orElse(null);
+  }
+
+  /**
+   * A DELETE: its owner ending a quiet session (nothing running, nothing pending, no stream
+   * open) is answered here, as the servlet answers it (204). Ending any other session cancels
+   * work and closes streams, which may wait: that, and every refusal, is the servlet's.
+   */
+  private boolean end(Request request, Response response, Callback callback) {
+    HttpFields headers = request.getHeaders();
+    String version = headers.get("MCP-Protocol-Version");
+    String sid = headers.get("Mcp-Session-Id");
+    if (!options.sessions() || sid == null || !Gates.validSessionId(sid)
+        || version != null && !ProtocolVersion.isLegacy(version)
+        // a DELETE that brings a body ends its connection: the servlet says so
+        || request.getLength() > 0 || headers.contains(HttpHeader.TRANSFER_ENCODING)) {
+      return toServlet(request, response, callback);
+    }
+    Principal principal = authenticate(headers);
+    ServerSession session = principal == null ? null
+        : engine.session(sid, principal).orElse(null);
+    if (session == null || !transport.endIfQuiet(session)) {
+      return toServlet(request, response, callback);
+    }
+    response.setStatus(204);
+    callback.succeeded();
+    return true;
   }
 
   /**

@@ -60,6 +60,11 @@ final class SessionStreams {
     listening.compareAndSet(stream, null);
   }
 
+  /** Returns true while no stream of the session is open: closing them would touch nothing. */
+  boolean quiet() {
+    return listening.get() == null && requestStreams.isEmpty();
+  }
+
   int requestStreamCount() {
     return requestStreams.size();
   }

@@ -56,6 +56,19 @@ public interface ServerEngine {
   Optional<ServerSession> session(String id, Principal principal);
 
   /**
+   * Ends {@code session} only when ending it sets nothing else off: no request of it runs, no
+   * request to its client is pending, no listening stream is attached and no task of it runs.
+   * A transport that must not block (a selector) ends a session this way, and leaves any other
+   * to {@link ServerSession#close}. Between this check and the end a request of the session may
+   * still start on another connection; it is then cancelled as {@code close} cancels it.
+   *
+   * @return true when the session was ended here; false when it was left as it is
+   */
+  default boolean endIfQuiet(ServerSession session) {
+    return false;
+  }
+
+  /**
    * Opens or reopens a notification channel under a client-chosen id (trust on first use), when
    * the server allows channels.
    *

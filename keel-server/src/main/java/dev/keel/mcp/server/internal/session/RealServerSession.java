@@ -103,6 +103,14 @@ public final class RealServerSession implements ServerSession {
     return inFlight.get() > 0 || pending.size() > 0;
   }
 
+  /**
+   * Returns true when closing the session now would cancel nothing, fail nothing and detach no
+   * listening stream.
+   */
+  public boolean quiet() {
+    return !busy() && listener.get() == null;
+  }
+
   @Override
   public String id() {
     return id;

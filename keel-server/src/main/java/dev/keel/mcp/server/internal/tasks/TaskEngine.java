@@ -359,6 +359,16 @@ public final class TaskEngine {
     }
   }
 
+  /** Returns true while a task of the legacy session {@code sessionId} runs here. */
+  public boolean runsFor(String sessionId) {
+    for (TaskRun run : runs.values()) {
+      if (sessionId.equals(run.sessionId())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Cancels the running tasks of a legacy session that ended; nobody can reach them now. */
   public void sessionEnded(String sessionId) {
     for (TaskRun run : List.copyOf(runs.values())) {

@@ -394,6 +394,19 @@ class TaskEngineTest {
   }
 
   @Test
+  void aSessionRunsATaskUntilItsRunEnds() {
+    engine(10);
+    TaskRun mine = engine.create("alice", "s1", false, null, false).run();
+    engine.create("alice", null, true, null, false);
+    // a session whose tasks run cannot be ended where nothing may block (SelectorLane)
+    assertThat(engine.runsFor("s1")).isTrue();
+    assertThat(engine.runsFor("s2")).isFalse();
+    engine.start(mine, () -> mine.complete(McpJson.object(), false));
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+        .until(() -> !engine.runsFor("s1"));
+  }
+
+  @Test
   void closingCancelsEveryRunAndLaterStartsFailTheTask() throws Exception {
     engine(10);
     TaskRun a = engine.create("alice", null, true, null, false).run();
