@@ -4,14 +4,16 @@ import jakarta.servlet.http.HttpServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * One Jetty 12 setup for every servlet the benchmark compares, the same as Keel's
- * {@code McpHttpServer} uses (200 threads at most, one acceptor, one selector), so a difference
- * in the numbers comes from the servlet and not from the container.
+ * {@code McpHttpServer} uses (200 threads at most, one acceptor, one selector, its HTTP
+ * settings), so a difference in the numbers comes from the servlet and not from the container.
  */
 final class Jetty {
 
@@ -35,7 +37,13 @@ final class Jetty {
     threads.setName("bench-jetty");
     threads.setDaemon(true);
     Server jetty = new Server(threads);
-    ServerConnector connector = new ServerConnector(jetty, 1, 1);
+    // Keel's McpHttpServer's HTTP settings too: no Server or X-Powered-By header, and no
+    // per-connection header cache (McpHttpServer says why)
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    http.setHeaderCacheSize(0);
+    ServerConnector connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
     connector.setHost("127.0.0.1");
     connector.setPort(port);
     connector.setIdleTimeout(300_000);

@@ -18,9 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  * Keel's own JSON mapper: the read limits of a {@link JsonLimits}, nulls omitted on write,
  * unknown properties ignored on read (forward compatibility), trailing tokens rejected.
  *
- * <p>Keel never touches Jackson's global defaults; every server and client owns an instance.
- * {@link #standard()} is a shared, immutable instance with the default limits, for converting
- * records in places that read no peer input (building schemas in code, tests).
+ * <p>Keel never touches Jackson's global defaults; a server or client with its own limits owns
+ * an instance, and those with the default limits share {@link #standard()}: an immutable
+ * instance that enforces the default limits on peer input as any other does, and converts
+ * records where no server or client is at hand (building schemas in code, tests).
  */
 public final class McpJson {
 
@@ -53,9 +54,14 @@ public final class McpJson {
     this.peerReader = mapper.reader().with(new FiniteNumbers());
   }
 
-  /** Returns a mapper that enforces the given limits on everything it reads. */
+  /**
+   * Returns a mapper that enforces the given limits on everything it reads: the shared
+   * {@link #standard()} instance for the default limits (a mapper is immutable and thread-safe,
+   * and building a second one cost a server's start some twenty milliseconds and megabytes of
+   * short-lived garbage), a new one for any other.
+   */
   public static McpJson create(JsonLimits limits) {
-    return new McpJson(limits);
+    return limits.equals(STANDARD.limits) ? STANDARD : new McpJson(limits);
   }
 
   /** Returns the shared instance with the default limits. */

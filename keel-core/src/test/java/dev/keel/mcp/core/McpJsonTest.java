@@ -367,4 +367,21 @@ class McpJsonTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(McpJson.standard().limits()).isEqualTo(JsonLimits.defaults());
   }
+
+  @Test
+  void theDefaultLimitsShareOneMapperAndOthersGetTheirOwn() {
+    assertThat(McpJson.create(JsonLimits.defaults())).isSameAs(McpJson.standard());
+    McpJson own = McpJson.create(JsonLimits.defaults().withMaxDepth(2));
+    assertThat(own).isNotSameAs(McpJson.standard());
+    assertThat(McpJson.create(JsonLimits.defaults().withMaxDepth(2))).isNotSameAs(own);
+    // the shared one still enforces the default limits on what a peer sends
+    StringBuilder deep = new StringBuilder();
+    for (int i = 0; i <= JsonLimits.defaults().maxDepth(); i++) {
+      deep.append('[');
+    }
+    assertThatThrownBy(() -> McpJson.create(JsonLimits.defaults())
+        .readPeerTree(deep.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .isInstanceOf(tools.jackson.core.JacksonException.class);
+  }
+
 }

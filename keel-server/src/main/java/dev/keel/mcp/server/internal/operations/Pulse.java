@@ -26,20 +26,41 @@ public final class Pulse {
     volatile long second = -1;
     final LongAdder calls = new LongAdder();
     final LongAdder errors = new LongAdder();
-    final LongAdder[] bins = new LongAdder[BINS];
+    // Made when the bucket's second first sees a call: an idle server keeps no histograms
+    // (300 seconds of 96 adders each were most of an idle server's operations memory).
+    private volatile LongAdder[] bins;
     volatile int inFlight;
 
-    Bucket() {
-      for (int i = 0; i < BINS; i++) {
-        bins[i] = new LongAdder();
+    LongAdder[] bins() {
+      LongAdder[] made = bins;
+      if (made == null) {
+        synchronized (this) {
+          made = bins;
+          if (made == null) {
+            made = new LongAdder[BINS];
+            for (int i = 0; i < BINS; i++) {
+              made[i] = new LongAdder();
+            }
+            bins = made;
+          }
+        }
       }
+      return made;
+    }
+
+    long binSum(int i) {
+      LongAdder[] made = bins;
+      return made == null ? 0 : made[i].sum();
     }
 
     void reset(long s) {
       calls.reset();
       errors.reset();
-      for (LongAdder b : bins) {
-        b.reset();
+      LongAdder[] made = bins;
+      if (made != null) {
+        for (LongAdder b : made) {
+          b.reset();
+        }
       }
       inFlight = 0;
       second = s;
@@ -57,6 +78,7 @@ public final class Pulse {
 
   Pulse(LongSupplier clockMillis) {
     this.clockMillis = clockMillis;
+    // buckets are small; their histograms are made on first use
     for (int i = 0; i < SECONDS; i++) {
       ring[i] = new Bucket();
     }
@@ -84,7 +106,7 @@ public final class Pulse {
   public void ended(long nanos, Integer errorCode) {
     Bucket b = current();
     b.calls.increment();
-    b.bins[bin(nanos / 1000)].increment();
+    b.bins()[bin(nanos / 1000)].increment();
     if (errorCode != null) {
       b.errors.increment();
       errorsByCode.computeIfAbsent(errorCode, c -> new LongAdder()).increment();
@@ -116,7 +138,7 @@ public final class Pulse {
       long[] counts = new long[BINS];
       long total = 0;
       for (int i = 0; i < BINS; i++) {
-        counts[i] = b.bins[i].sum();
+        counts[i] = b.binSum(i);
         total += counts[i];
       }
       out.add(new ServerOperations.Sample(s, b.calls.sum(), b.errors.sum(),
