@@ -273,8 +273,9 @@ public final class McpHttpServer implements AutoCloseable {
      * Jetty's selector threads, before and without the servlet (default false, or the system
      * property {@code keel.http.selectorLane}, so a deployment can turn it on without a code
      * change). That path serves such a call with about 30 % less CPU than the servlet does
-     * (docs/performance.md); everything else, and every refusal, still goes through the servlet
-     * and its gates. It is
+     * (docs/performance.md), and so are a new session's {@code initialize} and the DELETE
+     * that ends a quiet session (nothing running or open in it); everything else, and every
+     * refusal, still goes through the servlet and its gates. It is
      * taken only with the built-in local or API-key authenticator and without a fingerprint
      * resolver, rate limiter or shared cluster, any of which may block. With it, Jetty gets one
      * selector per available processor, since they now do the calls' work.
