@@ -7,6 +7,7 @@ import dev.keel.mcp.core.jsonrpc.JsonRpcError;
 import dev.keel.mcp.core.jsonrpc.JsonRpcErrorResponse;
 import dev.keel.mcp.core.jsonrpc.JsonRpcMessage;
 import dev.keel.mcp.core.jsonrpc.JsonRpcRequest;
+import dev.keel.mcp.core.jsonrpc.JsonRpcResponse;
 import dev.keel.mcp.core.jsonrpc.RequestId;
 import dev.keel.mcp.server.McpServer;
 import dev.keel.mcp.server.Principal;
@@ -167,7 +168,10 @@ public final class InMemoryServerTransport implements AutoCloseable {
         session.onClose(() -> client.sessionEnded(id));
         client.sessionOpened(id);
       }
-      client.receive(outcome.response());
+      // the result is shared by the server's sessions (InitializeOutcome): the client gets its own
+      client.receive(outcome.response() instanceof JsonRpcResponse r
+          ? new JsonRpcResponse(r.id(), r.result() == null ? null : r.result().deepCopy())
+          : outcome.response());
     }
 
     private RequestStream start(JsonRpcRequest request, Edge edge) {

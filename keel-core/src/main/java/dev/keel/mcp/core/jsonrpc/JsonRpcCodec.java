@@ -20,7 +20,18 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JsonRpcCodec {
 
+  /** At most this many results are frozen; later ones are encoded as any other. */
+  static final int MAX_FROZEN = 16;
+
+  private static final byte[] RESPONSE_HEAD =
+      "{\"jsonrpc\":\"2.0\",\"id\":".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] RESULT_NAME = ",\"result\":".getBytes(StandardCharsets.UTF_8);
+
+  /** A result encoded once, for every answer that carries that very node. */
+  private record Frozen(JsonNode result, byte[] bytes) {}
+
   private final McpJson json;
+  private volatile Frozen[] frozen = new Frozen[0];
 
   /** Creates a codec reading under the limits of {@code json}. */
   public JsonRpcCodec(McpJson json) {
@@ -186,9 +197,55 @@ public final class JsonRpcCodec {
     return out;
   }
 
+  /**
+   * Encodes {@code result} now, once, for every later answer that carries this very node (not
+   * an equal one): for a result many answers share, such as {@code initialize}'s, which is then
+   * never changed. The answers' bytes are the same as without it.
+   */
+  public synchronized void freeze(JsonNode result) {
+    Frozen[] now = frozen;
+    if (now.length >= MAX_FROZEN) {
+      return;
+    }
+    for (Frozen f : now) {
+      if (f.result() == result) {
+        return;
+      }
+    }
+    Frozen[] more = java.util.Arrays.copyOf(now, now.length + 1);
+    more[now.length] = new Frozen(result, json.mapper().writeValueAsBytes(result));
+    frozen = more;
+  }
+
   /** Encodes a message as compact UTF-8 JSON, with no newline inside or after it. */
   public byte[] encode(JsonRpcMessage message) {
+    if (message instanceof JsonRpcResponse r && r.result() != null) {
+      for (Frozen f : frozen) {
+        if (f.result() == r.result()) {
+          return spliced(r.id(), f.bytes());
+        }
+      }
+    }
     return json.mapper().writeValueAsBytes(toTree(message));
+  }
+
+  /** An answer around a frozen result's bytes, as {@link #toTree} and the mapper write it. */
+  private byte[] spliced(RequestId id, byte[] result) {
+    byte[] idBytes = id == null ? "null".getBytes(StandardCharsets.UTF_8)
+        : id.value() instanceof Long l ? Long.toString(l).getBytes(StandardCharsets.UTF_8)
+        : json.mapper().writeValueAsBytes(id.value());
+    byte[] out = new byte[RESPONSE_HEAD.length + idBytes.length + RESULT_NAME.length
+        + result.length + 1];
+    int at = 0;
+    System.arraycopy(RESPONSE_HEAD, 0, out, at, RESPONSE_HEAD.length);
+    at += RESPONSE_HEAD.length;
+    System.arraycopy(idBytes, 0, out, at, idBytes.length);
+    at += idBytes.length;
+    System.arraycopy(RESULT_NAME, 0, out, at, RESULT_NAME.length);
+    at += RESULT_NAME.length;
+    System.arraycopy(result, 0, out, at, result.length);
+    out[out.length - 1] = '}';
+    return out;
   }
 
   /** Encodes a message as compact JSON text. */

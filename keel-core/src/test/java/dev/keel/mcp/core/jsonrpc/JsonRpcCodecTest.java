@@ -446,4 +446,64 @@ class JsonRpcCodecTest {
     assertThat(limits.maxStringLength()).isEqualTo(1000);
     assertThat(limits.maxDepth()).isEqualTo(JsonLimits.DEFAULT_MAX_DEPTH);
   }
+
+  @Test
+  void aFrozenResultIsEncodedExactlyAsAnyOther() {
+    JsonRpcCodec fresh = new JsonRpcCodec(McpJson.standard());
+    tools.jackson.databind.node.ObjectNode result = McpJson.standard().parseObject(
+        "{\"protocolVersion\":\"2025-11-25\",\"serverInfo\":{\"name\":\"k\u00e9el \\\"q\\\"\","
+            + "\"version\":\"1\"},\"capabilities\":{\"tools\":{\"listChanged\":true}},"
+            + "\"n\":[1,2.5,null,true]}");
+    RequestId[] ids = {RequestId.of(7), RequestId.of(-3), RequestId.of(Long.MAX_VALUE),
+        RequestId.of("a\"b\\c\u00e9\n"), RequestId.of("")};
+    java.util.List<byte[]> before = new java.util.ArrayList<>();
+    for (RequestId id : ids) {
+      before.add(fresh.encode(new JsonRpcResponse(id, result)));
+    }
+    fresh.freeze(result);
+    for (int i = 0; i < ids.length; i++) {
+      assertThat(new String(fresh.encode(new JsonRpcResponse(ids[i], result)),
+          java.nio.charset.StandardCharsets.UTF_8))
+          .isEqualTo(new String(before.get(i), java.nio.charset.StandardCharsets.UTF_8));
+      assertThat(fresh.decode(fresh.encode(new JsonRpcResponse(ids[i], result))))
+          .isEqualTo(new JsonRpcResponse(ids[i], result));
+    }
+  }
+
+  @Test
+  void onlyTheFrozenNodeItselfIsSplicedAndThatNodeMustNotChange() {
+    JsonRpcCodec fresh = new JsonRpcCodec(McpJson.standard());
+    tools.jackson.databind.node.ObjectNode frozen = McpJson.standard().parseObject("{\"a\":1}");
+    tools.jackson.databind.node.ObjectNode equal = frozen.deepCopy();
+    fresh.freeze(frozen);
+    // its bytes were made at freeze: a later change (which the contract forbids) is not seen,
+    // which is how this test knows the frozen bytes are the ones used
+    frozen.put("a", 2);
+    assertThat(new String(fresh.encode(new JsonRpcResponse(RequestId.of(1), frozen)),
+        java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":1}}");
+    equal.put("a", 3);
+    assertThat(new String(fresh.encode(new JsonRpcResponse(RequestId.of(1), equal)),
+        java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":3}}");
+  }
+
+  @Test
+  void freezingIsBounded() {
+    JsonRpcCodec fresh = new JsonRpcCodec(McpJson.standard());
+    java.util.List<tools.jackson.databind.node.ObjectNode> nodes = new java.util.ArrayList<>();
+    for (int i = 0; i < JsonRpcCodec.MAX_FROZEN + 5; i++) {
+      tools.jackson.databind.node.ObjectNode node = McpJson.object().put("i", i);
+      nodes.add(node);
+      fresh.freeze(node);
+    }
+    // past the bound a node is encoded as it is now
+    tools.jackson.databind.node.ObjectNode last = nodes.get(nodes.size() - 1);
+    last.put("i", -1);
+    assertThat(new String(fresh.encode(new JsonRpcResponse(RequestId.of(1), last)),
+        java.nio.charset.StandardCharsets.UTF_8)).contains("\"i\":-1");
+    tools.jackson.databind.node.ObjectNode first = nodes.get(0);
+    first.put("i", -1);
+    assertThat(new String(fresh.encode(new JsonRpcResponse(RequestId.of(1), first)),
+        java.nio.charset.StandardCharsets.UTF_8)).contains("\"i\":0");
+  }
+
 }

@@ -148,8 +148,13 @@ public final class Dispatcher {
    * answer gets a copy, which nobody downstream can change for the next session.
    */
   private ObjectNode initializeResult(String version) {
-    return initializeResults.computeIfAbsent(version, v -> (ObjectNode) core.json().toTree(
-        new InitializeResult(v, core.capabilities(), core.info(), core.instructions(), null)));
+    return initializeResults.computeIfAbsent(version, v -> {
+      ObjectNode made = (ObjectNode) core.json().toTree(
+          new InitializeResult(v, core.capabilities(), core.info(), core.instructions(), null));
+      // shared by every session of this version and never changed: its bytes are made once
+      core.codec().freeze(made);
+      return made;
+    });
   }
 
   /** Handles {@code initialize}, creating a session or refreshing {@code existing}. */
@@ -183,8 +188,11 @@ public final class Dispatcher {
     String version = ProtocolVersion.negotiate(params.protocolVersion());
     session.negotiated(version, params.capabilities(), params.clientInfo());
     session.touch();
-    return new InitializeOutcome(new JsonRpcResponse(request.id(),
-        initializeResult(version).deepCopy()), session);
+    // The result is the one made for this version, shared by every session that negotiates it
+    // (a copy per session was a tenth of Keel's own cost of a session): transports encode it,
+    // and nothing in the engine changes a result it made (InitializeOutcome).
+    return new InitializeOutcome(new JsonRpcResponse(request.id(), initializeResult(version)),
+        session);
   }
 
   /**
