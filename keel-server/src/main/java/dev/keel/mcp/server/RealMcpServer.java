@@ -423,9 +423,16 @@ final class RealMcpServer implements McpServer, ServerEngine {
 
   /**
    * Returns this engine's own session behind one a transport hands back, by id and owner: a
-   * transport may wrap the sessions it was given, so nothing here casts them.
+   * transport may wrap the sessions it was given, so a wrapper is looked up, never cast. The
+   * very session {@link #session} gave out, still the one this table holds under its id, is
+   * taken as it is: its owner was checked when it was handed out and never changes, and the
+   * owner table's lock was taken twice per request for the same answer.
    */
   private Optional<RealServerSession> own(ServerSession session) {
+    if (session instanceof RealServerSession real
+        && core.sessions().get(real.id()).orElse(null) == real) {
+      return Optional.of(real);
+    }
     return core.sessions().owned(session.id(), session.owner());
   }
 

@@ -17,6 +17,8 @@ public final class OriginPolicy {
   private final Set<String> allowedOrigins;
   private final Set<String> allowedHosts;
   private final boolean loopbackOnly;
+  /** The last Host value admitted (a benign race: any admitted value may be kept). */
+  private volatile String lastAdmittedHost;
 
   /**
    * Creates a policy.
@@ -40,6 +42,21 @@ public final class OriginPolicy {
   }
 
   private boolean hostAllowed(String host) {
+    // A client sends the same Host on every request: the last one admitted is remembered, so
+    // parsing it (lower case, port, loopback form) is not paid per request. The decision is a
+    // function of the value alone, so a remembered value is admitted exactly as before.
+    String last = lastAdmittedHost;
+    if (host != null && host.equals(last)) {
+      return true;
+    }
+    boolean allowed = decideHost(host);
+    if (allowed && host != null) {
+      lastAdmittedHost = host;
+    }
+    return allowed;
+  }
+
+  private boolean decideHost(String host) {
     if (!allowedHosts.isEmpty()) {
       return host != null
           && (allowedHosts.contains(lower(host)) || allowedHosts.contains(hostName(host)));

@@ -71,4 +71,23 @@ class OriginPolicyTest {
     assertThat(loopbackListed.admits(null, "mcp.internal")).isTrue();
     assertThat(loopbackListed.admits(null, "localhost")).isFalse();
   }
+
+  @Test
+  void theRememberedHostAdmitsOnlyItselfAndNeverAnOriginForIt() {
+    OriginPolicy policy = new OriginPolicy(Set.of(), Set.of(), true);
+    for (int i = 0; i < 3; i++) {
+      assertThat(policy.admits(null, "127.0.0.1:8080")).isTrue();
+      assertThat(policy.admits(null, "evil.example.com")).isFalse();
+      assertThat(policy.admits(null, "127.0.0.1:8080")).isTrue();
+      // a host already admitted does not carry a foreign origin through
+      assertThat(policy.admits("http://evil.example.com", "127.0.0.1:8080")).isFalse();
+      assertThat(policy.admits(null, "127.0.0.1.nip.io")).isFalse();
+    }
+    OriginPolicy listed = new OriginPolicy(Set.of(), Set.of("mcp.example.com"), false);
+    assertThat(listed.admits(null, "mcp.example.com")).isTrue();
+    assertThat(listed.admits(null, "mcp.example.com.evil")).isFalse();
+    assertThat(listed.admits(null, "MCP.example.com")).isTrue();
+    assertThat(listed.admits(null, "other.example.com")).isFalse();
+  }
+
 }
