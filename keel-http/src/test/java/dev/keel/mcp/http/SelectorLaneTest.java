@@ -410,10 +410,11 @@ class SelectorLaneTest {
   static final Map<String, Boolean> endedOnLane = new ConcurrentHashMap<>();
 
   static void watchEnd(McpServer on, String session) {
-    on.engine().session(session, dev.keel.mcp.server.Principal.local()).orElseThrow().onClose(() -> endedOnLane.put(session,
-        StackWalker.getInstance().walk(frames -> frames.anyMatch(
-            f -> f.getClassName().equals("dev.keel.mcp.http.internal.SelectorLane")
-                && f.getMethodName().equals("end")))));
+    on.engine().session(session, dev.keel.mcp.server.Principal.local()).orElseThrow()
+        .onClose(() -> endedOnLane.put(session,
+            StackWalker.getInstance().walk(frames -> frames.anyMatch(
+                f -> f.getClassName().equals("dev.keel.mcp.http.internal.SelectorLane")
+                    && f.getMethodName().equals("end")))));
   }
 
   @Test

@@ -480,10 +480,12 @@ class JsonRpcCodecTest {
     // which is how this test knows the frozen bytes are the ones used
     frozen.put("a", 2);
     assertThat(new String(fresh.encode(new JsonRpcResponse(RequestId.of(1), frozen)),
-        java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":1}}");
+        java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":1}}");
     equal.put("a", 3);
     assertThat(new String(fresh.encode(new JsonRpcResponse(RequestId.of(1), equal)),
-        java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":3}}");
+        java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":3}}");
   }
 
   @Test

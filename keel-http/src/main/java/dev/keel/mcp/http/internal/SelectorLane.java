@@ -45,12 +45,12 @@ import tools.jackson.databind.JsonNode;
  * block, and everything out of the ordinary, goes to the servlet on a pool thread.
  *
  * <p>It serves only what it can answer exactly as the servlet would, and decides that with the
- * servlet's own checks (and, for a DELETE, only a quiet session's end: {@link #end}): a POST to the exact endpoint path, an admitted origin and host, a JSON
- * content type, a declared length within the limit, a body that arrived with its head, a
- * built-in authenticator that accepts the request, a JSON-RPC request (or the
- * {@code notifications/initialized} every session starts with) that decodes, the headers of its
- * era in order, a live session it owns (or none yet, for an {@code initialize} that names
- * none), and an accepted answer type. Anything else, a
+ * servlet's own checks (and, for a DELETE, only a quiet session's end: {@link #end}): a POST to
+ * the exact endpoint path, an admitted origin and host, a JSON content type, a declared length
+ * within the limit, a body that arrived with its head, a built-in authenticator that accepts the
+ * request, a JSON-RPC request (or the {@code notifications/initialized} every session starts
+ * with) that decodes, the headers of its era in order, a live session it owns (or none yet, for
+ * an {@code initialize} that names none), and an accepted answer type. Anything else, a
  * refusal included, is handed to the servlet untouched (the bytes read are given back as the
  * body's first bytes, {@link ReplayedBody}), and the servlet answers it with every gate in the
  * order of SPEC §3.1. So the lane can only ever serve a request the servlet would have served.
