@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.keel.agent.AgentLimits;
 import dev.keel.agent.internal.sample.SampleData;
+import dev.keel.agent.internal.sample.SampleImage;
 import dev.keel.agent.internal.sql.Identifiers;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -36,15 +37,18 @@ public final class Database implements AutoCloseable {
   private final Identifiers identifiers;
   private final String product;
   private final boolean sample;
+  /** The in-memory name of the sample, whose image is freed on close; null for others. */
+  private final String sampleName;
   private final List<String> roleWrites;
 
   private Database(Dialect dialect, HikariDataSource reads, HikariDataSource writes,
-      Connection keepAlive, String schema, boolean sample) throws SQLException {
+      Connection keepAlive, String schema, String sampleName) throws SQLException {
     this.dialect = dialect;
     this.reads = reads;
     this.writes = writes;
     this.keepAlive = keepAlive;
-    this.sample = sample;
+    this.sample = sampleName != null;
+    this.sampleName = sampleName;
     this.schema = schema;
     try (Connection c = reads.getConnection()) {
       DatabaseMetaData meta = c.getMetaData();
@@ -79,16 +83,23 @@ public final class Database implements AutoCloseable {
    * @param writable whether a write pool is needed (writes were allowed)
    */
   public static Database sample(AgentLimits limits, boolean writable) {
-    String url = "jdbc:h2:mem:keel_sample_" + SAMPLES.incrementAndGet()
-        + ";DATABASE_TO_LOWER=TRUE";
+    String name = "keel_sample_" + SAMPLES.incrementAndGet();
     String adminPassword = secret();
     String readerPassword = secret();
     Connection keepAlive = null;
+    String url;
     try {
       // The first connection creates the database; holding it keeps the data alive while
-      // pooled connections come and go.
-      keepAlive = JdbcDrivers.connect(url, "sa", adminPassword);
-      SampleData.load(keepAlive);
+      // pooled connections come and go. The image the build wrote is the fast way; filling
+      // the rows here is the way when the jar has none (SampleImage says why).
+      keepAlive = SampleImage.open(name, adminPassword);
+      if (keepAlive != null) {
+        url = SampleImage.url(name);
+      } else {
+        url = "jdbc:h2:mem:" + name + ";DATABASE_TO_LOWER=TRUE";
+        keepAlive = JdbcDrivers.connect(url, "sa", adminPassword);
+        SampleData.load(keepAlive);
+      }
       try (Statement s = keepAlive.createStatement()) {
         s.execute("CREATE USER keel_reader PASSWORD '" + readerPassword + "'");
         s.execute("GRANT SELECT ON SCHEMA public TO keel_reader");
@@ -97,9 +108,10 @@ public final class Database implements AutoCloseable {
           limits.poolSize(), true, Dialect.H2, "public", limits);
       HikariDataSource writes = writable ? pool("keel-agent-write", url, "sa", adminPassword, 2,
           false, Dialect.H2, "public", limits) : null;
-      return new Database(Dialect.H2, reads, writes, keepAlive, "public", true);
+      return new Database(Dialect.H2, reads, writes, keepAlive, "public", name);
     } catch (SQLException | RuntimeException e) {
       closeQuietly(keepAlive);
+      SampleImage.delete(name);
       throw new IllegalStateException("cannot create the sample database: " + e.getMessage(), e);
     }
   }
@@ -128,7 +140,7 @@ public final class Database implements AutoCloseable {
           exposed, limits);
       writes = writable ? pool("keel-agent-write", url, user, password, 2, false, dialect,
           exposed, limits) : null;
-      return new Database(dialect, reads, writes, null, exposed, false);
+      return new Database(dialect, reads, writes, null, exposed, null);
     } catch (SQLException | RuntimeException e) {
       if (reads != null) {
         reads.close();
@@ -308,6 +320,10 @@ public final class Database implements AutoCloseable {
       writes.close();
     }
     closeQuietly(keepAlive);
+    if (sampleName != null) {
+      // the last connection closed the database; its image would otherwise stay in memory
+      SampleImage.delete(sampleName);
+    }
     LOG.debug("database connections closed");
   }
 

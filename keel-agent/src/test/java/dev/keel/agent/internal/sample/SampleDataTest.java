@@ -15,24 +15,29 @@ import org.junit.jupiter.api.Test;
 class SampleDataTest {
 
   static Map<String, String> fingerprint(String name) throws SQLException {
-    Map<String, String> result = new LinkedHashMap<>();
     try (Connection c = DriverManager.getConnection("jdbc:h2:mem:" + name
         + ";DATABASE_TO_LOWER=TRUE", "sa", "")) {
       SampleData.load(c);
-      try (Statement s = c.createStatement()) {
-        for (String table : SampleData.TABLES) {
-          try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1, 2")) {
-            long rows = 0;
-            long hash = 17;
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-              rows++;
-              for (int i = 1; i <= columns; i++) {
-                hash = hash * 31 + String.valueOf(rs.getObject(i)).hashCode();
-              }
+      return fingerprint(c);
+    }
+  }
+
+  /** Rows and a hash of every value of each sample table, in key order. */
+  static Map<String, String> fingerprint(Connection c) throws SQLException {
+    Map<String, String> result = new LinkedHashMap<>();
+    try (Statement s = c.createStatement()) {
+      for (String table : SampleData.TABLES) {
+        try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY 1, 2")) {
+          long rows = 0;
+          long hash = 17;
+          int columns = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            rows++;
+            for (int i = 1; i <= columns; i++) {
+              hash = hash * 31 + String.valueOf(rs.getObject(i)).hashCode();
             }
-            result.put(table, rows + "/" + hash);
           }
+          result.put(table, rows + "/" + hash);
         }
       }
     }
