@@ -36,7 +36,6 @@ public final class Database implements AutoCloseable {
   private final String schema;
   private final Identifiers identifiers;
   private final String product;
-  private final boolean sample;
   /** The in-memory name of the sample, whose image is freed on close; null for others. */
   private final String sampleName;
   private final List<String> roleWrites;
@@ -47,7 +46,6 @@ public final class Database implements AutoCloseable {
     this.reads = reads;
     this.writes = writes;
     this.keepAlive = keepAlive;
-    this.sample = sampleName != null;
     this.sampleName = sampleName;
     this.schema = schema;
     try (Connection c = reads.getConnection()) {
@@ -96,7 +94,7 @@ public final class Database implements AutoCloseable {
       if (keepAlive != null) {
         url = SampleImage.url(name);
       } else {
-        url = "jdbc:h2:mem:" + name + ";DATABASE_TO_LOWER=TRUE";
+        url = SampleImage.loadedUrl(name);
         keepAlive = JdbcDrivers.connect(url, "sa", adminPassword);
         SampleData.load(keepAlive);
       }
@@ -285,7 +283,7 @@ public final class Database implements AutoCloseable {
 
   /** Returns true for the embedded sample database. */
   public boolean isSample() {
-    return sample;
+    return sampleName != null;
   }
 
   /** Returns the read-only pool. */

@@ -98,6 +98,11 @@ public final class SampleImage {
     return "jdbc:h2:" + memFile(name) + SETTINGS;
   }
 
+  /** The JDBC URL of a sample that is not the image, its rows loaded by {@link SampleData}. */
+  public static String loadedUrl(String name) {
+    return "jdbc:h2:mem:" + name + SETTINGS;
+  }
+
   /**
    * Copies the image into memory as {@code name}, opens it and sets the administrator's
    * password to {@code password}.
@@ -140,10 +145,8 @@ public final class SampleImage {
 
   /** Frees the memory of an image opened as {@code name}, once its last connection closed. */
   public static void delete(String name) {
-    String base = memFile(name);
-    for (String suffix : new String[] {".mv.db", ".trace.db", ".lock.db"}) {
-      FileUtils.delete(base + suffix);
-    }
+    // the one file there is: the trace file is off and the store locks without a lock file
+    FileUtils.delete(memFile(name) + ".mv.db");
   }
 
   private static String memFile(String name) {
