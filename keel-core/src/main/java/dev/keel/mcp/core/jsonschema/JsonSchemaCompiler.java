@@ -20,16 +20,22 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JsonSchemaCompiler {
 
-  private final SchemaRegistry registry;
+  /** Built on the first schema {@link SimpleSchema} does not take; guarded by {@code this}. */
+  private SchemaRegistry registry;
 
   /** Creates a compiler that resolves only the bundled meta-schemas. */
-  public JsonSchemaCompiler() {
-    // x-mcp-header (SEP-2243) is MCP's own annotation: known, so the validator neither warns
-    // about it nor treats it as an assertion.
-    Dialect dialect = Dialect.builder(Dialects.getDraft202012())
-        .keyword(new AnnotationKeyword("x-mcp-header")).build();
-    this.registry = SchemaRegistry.withDefaultDialect(dialect,
-        b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+  public JsonSchemaCompiler() {}
+
+  private synchronized SchemaRegistry registry() {
+    if (registry == null) {
+      // x-mcp-header (SEP-2243) is MCP's own annotation: known, so the validator neither warns
+      // about it nor treats it as an assertion.
+      Dialect dialect = Dialect.builder(Dialects.getDraft202012())
+          .keyword(new AnnotationKeyword("x-mcp-header")).build();
+      registry = SchemaRegistry.withDefaultDialect(dialect,
+          b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+    }
+    return registry;
   }
 
   /**
@@ -47,8 +53,17 @@ public final class JsonSchemaCompiler {
         || SpecificationVersion.fromDialectId(dialect.asString()).isEmpty())) {
       return Optional.empty();
     }
+    SimpleSchema simple = SimpleSchema.compile(schema);
+    if (simple != null) {
+      return Optional.of(new JsonSchemaValidator(simple));
+    }
+    return compileGeneral(schema, owner);
+  }
+
+  /** Compiles with the general validator whatever the schema (for tests, and what is not simple). */
+  Optional<JsonSchemaValidator> compileGeneral(ObjectNode schema, String owner) {
     try {
-      Schema compiled = registry.getSchema(schema);
+      Schema compiled = registry().getSchema(schema);
       compiled.initializeValidators();
       return Optional.of(new JsonSchemaValidator(compiled));
     } catch (RuntimeException e) {

@@ -84,7 +84,8 @@ public final class HttpTransport implements AutoCloseable {
   private final Map<String, SessionStreams> sessionStreams = new ConcurrentHashMap<>();
   private final Gates gates;
   private final Forwarder forwarder;
-  private final SessionRoutes routes = new SessionRoutes();
+  /** Null on a node alone: only a shared cluster routes sessions to other nodes. */
+  private final SessionRoutes routes;
   private final Authentication authentication;
   private final BodyRead.Limits bodies;
   /**
@@ -128,6 +129,9 @@ public final class HttpTransport implements AutoCloseable {
         min(SSE_AFTER, options.keepAlive()).toNanos(), openListening);
     this.gates = new Gates(options, errors, engine.cluster());
     this.forwarder = new Forwarder(engine.cluster().nodeId());
+    // its cache is the one Caffeine a lone node's start would build, 2.6 MB of classes and
+    // allocation for nothing (docs/performance.md)
+    this.routes = engine.cluster().shared() ? new SessionRoutes() : null;
     this.authentication = new Authentication(options.authenticator(),
         options.fingerprintResolver());
     // A read is timed out within a quarter of its timeout (at most 250 ms late).

@@ -60,26 +60,37 @@ public final class Dispatcher {
   private final ServerCore core;
   /** The initialize result by negotiated version; see {@link #initializeResult}. */
   private final Map<String, ObjectNode> initializeResults = new ConcurrentHashMap<>();
-  private final Map<String, MethodHandler> methods = Map.ofEntries(
-      Map.entry("ping", UtilityMethods::ping),
-      Map.entry("logging/setLevel", UtilityMethods::setLevel),
-      Map.entry("completion/complete", UtilityMethods::complete),
-      Map.entry("tools/list", ToolMethods::list),
-      Map.entry("tools/call", ToolMethods::call),
-      Map.entry("resources/list", ResourceMethods::list),
-      Map.entry("resources/templates/list", ResourceMethods::templates),
-      Map.entry("resources/read", ResourceMethods::read),
-      Map.entry("resources/subscribe", ResourceMethods::subscribe),
-      Map.entry("resources/unsubscribe", ResourceMethods::unsubscribe),
-      Map.entry("prompts/list", PromptMethods::list),
-      Map.entry("prompts/get", PromptMethods::get),
-      Map.entry("server/discover", UtilityMethods::discover),
-      Map.entry("subscriptions/listen", ListenMethod::listen),
-      Map.entry("tasks/get", TaskMethods::get),
-      Map.entry("tasks/result", TaskMethods::result),
-      Map.entry("tasks/list", TaskMethods::list),
-      Map.entry("tasks/cancel", TaskMethods::cancel),
-      Map.entry("tasks/update", TaskMethods::update));
+
+  /**
+   * The handler of {@code method}, or null. A switch, not a map of method references: each
+   * reference becomes a class when it is first evaluated, and a map built all nineteen at every
+   * start (1 MB of a start's allocation, docs/performance.md); here a method's handler is made
+   * the first time that method is called.
+   */
+  private static MethodHandler handler(String method) {
+    return switch (method) {
+      case "ping" -> UtilityMethods::ping;
+      case "logging/setLevel" -> UtilityMethods::setLevel;
+      case "completion/complete" -> UtilityMethods::complete;
+      case "tools/list" -> ToolMethods::list;
+      case "tools/call" -> ToolMethods::call;
+      case "resources/list" -> ResourceMethods::list;
+      case "resources/templates/list" -> ResourceMethods::templates;
+      case "resources/read" -> ResourceMethods::read;
+      case "resources/subscribe" -> ResourceMethods::subscribe;
+      case "resources/unsubscribe" -> ResourceMethods::unsubscribe;
+      case "prompts/list" -> PromptMethods::list;
+      case "prompts/get" -> PromptMethods::get;
+      case "server/discover" -> UtilityMethods::discover;
+      case "subscriptions/listen" -> ListenMethod::listen;
+      case "tasks/get" -> TaskMethods::get;
+      case "tasks/result" -> TaskMethods::result;
+      case "tasks/list" -> TaskMethods::list;
+      case "tasks/cancel" -> TaskMethods::cancel;
+      case "tasks/update" -> TaskMethods::update;
+      default -> null;
+    };
+  }
 
   private final Observing observing;
 
@@ -214,7 +225,7 @@ public final class Dispatcher {
     } else if (edge.era() == Era.MODERN) {
       try {
         view = ModernRequests.view(core, request, edge.principal());
-        handler = served(request.method(), Era.MODERN) ? methods.get(request.method()) : null;
+        handler = served(request.method(), Era.MODERN) ? handler(request.method()) : null;
         if (handler == null) {
           refused = Optional.of(error(request.id(),
               McpException.methodNotFound(request.method())));
@@ -229,7 +240,7 @@ public final class Dispatcher {
       refused = Optional.of(error(request.id(),
           McpException.invalidRequest("Invalid Request: initialize opens a new session")));
     } else {
-      handler = served(request.method(), Era.LEGACY) ? methods.get(request.method()) : null;
+      handler = served(request.method(), Era.LEGACY) ? handler(request.method()) : null;
       if (handler == null) {
         refused = Optional.of(error(request.id(),
             McpException.methodNotFound(request.method())));
