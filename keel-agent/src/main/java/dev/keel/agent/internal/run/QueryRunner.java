@@ -367,11 +367,20 @@ public final class QueryRunner {
     Admission held = admission.retain();
     try {
       (db.dialect() == Dialect.H2 ? H2_WORKERS : WORKERS).execute(() -> {
+        T value = null;
+        Throwable failure = null;
         try (held; grant) {
-          result.complete(onConnection(write, work, token, timedOut, lowMemory, stopped,
-              timeoutMillis));
+          value = onConnection(write, work, token, timedOut, lowMemory, stopped, timeoutMillis);
         } catch (Throwable e) {
-          result.completeExceptionally(e);
+          failure = e;
+        }
+        // the slot and the time are given back before the caller hears: completed first, a
+        // caller that called again at once found its own slot still held, and on one busy core
+        // a client calling one statement after another was refused as if it ran four at once
+        if (failure == null) {
+          result.complete(value);
+        } else {
+          result.completeExceptionally(failure);
         }
       });
     } catch (RejectedExecutionException e) {
