@@ -89,9 +89,10 @@ public final class DatabaseAgent implements AutoCloseable {
   /**
    * Returns what the agent's database roles could change, one line per kind of privilege (with
    * the source's name when there are several), as the databases reported at start-up; empty
-   * when they may only read. The agent refuses writes by itself, but the role's privileges are
-   * the last word: a non-empty list deserves a role that may only read (docs/agent.md shows
-   * how).
+   * when they may only read (the sample's reader is made with SELECT alone, and the sample
+   * refuses to open if it could write). The agent refuses writes by itself, but the role's
+   * privileges are the last word: a non-empty list deserves a role that may only read
+   * (docs/agent.md shows how).
    */
   public List<String> roleWrites() {
     List<String> all = new ArrayList<>();
@@ -247,7 +248,9 @@ public final class DatabaseAgent implements AutoCloseable {
     }
 
     /**
-     * Connects (or creates the sample database) and returns the agent.
+     * Connects to each database given by URL and checks it, and returns the agent. The sample
+     * database is created on first use instead (it cannot be misconfigured, and an agent an MCP
+     * host starts but never calls then holds no database engine in memory).
      *
      * @throws IllegalStateException naming the database when it cannot be reached
      * @throws IllegalArgumentException naming what is wrong in a policy or a curated tool

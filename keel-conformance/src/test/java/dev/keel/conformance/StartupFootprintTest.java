@@ -51,6 +51,15 @@ class StartupFootprintTest {
         .doesNotContain(" com.networknt.schema.SchemaRegistry ");
   }
 
+  @Test
+  void theAgentOpensItsSampleOnFirstUseNotAtStart() throws Exception {
+    // opening the sample loads H2's engine and the pool: about a quarter of an idle agent
+    String loaded = classesLoadedBeforeListening("agent");
+    assertThat(loaded).contains(" dev.keel.agent.internal.db.Database ")
+        .doesNotContain(" org.h2.engine.Database ")
+        .doesNotContain(" com.zaxxer.hikari.HikariDataSource ");
+  }
+
   private String classesLoadedBeforeListening(String subcommand) throws Exception {
     Path log = scratch.resolve(subcommand + "-classes.log");
     List<String> command = new java.util.ArrayList<>(KeelProcess.command(subcommand, "--port",

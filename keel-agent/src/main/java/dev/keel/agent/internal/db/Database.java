@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,51 +24,108 @@ import org.slf4j.LoggerFactory;
  * auto-commit, and, only when writes are allowed, a small separate pool for approved writes.
  * For the embedded sample the read pool also logs in as a user that holds nothing but SELECT,
  * because H2 treats {@code Connection.setReadOnly} as a hint only.
+ *
+ * <p>A database given by URL is connected and checked at once, so a wrong password or a role
+ * that cannot be pinned stops the agent before it listens. The sample is opened on first use
+ * instead: it is ours (nothing about it can be misconfigured), and opening it loads a database
+ * engine and its rows, about a quarter of what an idle {@code keel agent} would otherwise hold
+ * in memory, for a server an MCP host may start and never call. What the agent needs before
+ * that (the dialect, schema, identifier rules and product name) is known without opening, and
+ * {@link #open} checks each against what the database says.
  */
 public final class Database implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private static final AtomicInteger SAMPLES = new AtomicInteger();
 
+  /** What opening made: the pools, and what the read role could change. */
+  private record Pools(HikariDataSource reads, HikariDataSource writes, Connection keepAlive,
+      List<String> roleWrites) {}
+
   private final Dialect dialect;
-  private final HikariDataSource reads;
-  private final HikariDataSource writes;
-  private final Connection keepAlive;
   private final String schema;
   private final Identifiers identifiers;
   private final String product;
+  private final boolean writable;
   /** The in-memory name of the sample, whose image is freed on close; null for others. */
   private final String sampleName;
-  private final List<String> roleWrites;
+  /** Opens the sample's pools; null for a database given by URL, whose pools come open. */
+  private final Supplier<Pools> opener;
+  private final Object lock = new Object();
+  private volatile Pools pools;
+  private boolean closed;
 
+  /** A database given by URL: its pools are open, and it is checked here. */
   private Database(Dialect dialect, HikariDataSource reads, HikariDataSource writes,
-      Connection keepAlive, String schema, String sampleName) throws SQLException {
+      String schema) throws SQLException {
     this.dialect = dialect;
-    this.reads = reads;
-    this.writes = writes;
-    this.keepAlive = keepAlive;
-    this.sampleName = sampleName;
     this.schema = schema;
+    this.writable = writes != null;
+    this.sampleName = null;
+    this.opener = null;
     try (Connection c = reads.getConnection()) {
       DatabaseMetaData meta = c.getMetaData();
-      this.product = meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
-      Identifiers.Fold fold = meta.storesLowerCaseIdentifiers() ? Identifiers.Fold.LOWER
-          : meta.storesUpperCaseIdentifiers() ? Identifiers.Fold.UPPER : Identifiers.Fold.NONE;
-      this.identifiers = new Identifiers(fold, meta.getIdentifierQuoteString());
-      c.rollback();
-      List<String> problems = SessionPins.problems(c, dialect, schema, true);
-      if (!problems.isEmpty()) {
-        throw new IllegalStateException("the read connections cannot be pinned: "
-            + String.join("; ", problems));
-      }
-      List<String> found;
-      try {
-        found = RolePrivileges.writes(c, dialect);
-      } catch (SQLException e) {
-        found = List.of("its privileges could not be read (" + e.getMessage() + ")");
-      }
-      this.roleWrites = List.copyOf(found);
+      this.product = product(meta);
+      this.identifiers = identifiers(meta);
+      this.pools = new Pools(reads, writes, null, checked(c, dialect, schema));
     }
+    warnAboutRoleWrites(pools.roleWrites());
+  }
+
+  /** The sample, opened by {@code opener} on first use. */
+  private Database(String sampleName, boolean writable, Supplier<Pools> opener) {
+    this.dialect = Dialect.H2;
+    this.schema = SAMPLE_SCHEMA;
+    this.identifiers = SAMPLE_IDENTIFIERS;
+    this.product = sampleProduct();
+    this.writable = writable;
+    this.sampleName = sampleName;
+    this.opener = opener;
+  }
+
+  /** The sample's schema, as H2 stores it with {@code DATABASE_TO_LOWER}. */
+  static final String SAMPLE_SCHEMA = "public";
+  /** How the sample spells identifiers: folded to lower case (its settings say so). */
+  static final Identifiers SAMPLE_IDENTIFIERS = new Identifiers(Identifiers.Fold.LOWER, "\"");
+
+  /** The product name and version H2's metadata gives, from the H2 on the class path. */
+  static String sampleProduct() {
+    return "H2 " + org.h2.engine.Constants.FULL_VERSION;
+  }
+
+  private static String product(DatabaseMetaData meta) throws SQLException {
+    return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+  }
+
+  private static Identifiers identifiers(DatabaseMetaData meta) throws SQLException {
+    Identifiers.Fold fold = meta.storesLowerCaseIdentifiers() ? Identifiers.Fold.LOWER
+        : meta.storesUpperCaseIdentifiers() ? Identifiers.Fold.UPPER : Identifiers.Fold.NONE;
+    return new Identifiers(fold, meta.getIdentifierQuoteString());
+  }
+
+  /**
+   * Checks that a read connection can be pinned, and returns what its role could change.
+   *
+   * @throws IllegalStateException when it cannot be pinned
+   */
+  private static List<String> checked(Connection c, Dialect dialect, String schema)
+      throws SQLException {
+    c.rollback();
+    List<String> problems = SessionPins.problems(c, dialect, schema, true);
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("the read connections cannot be pinned: "
+          + String.join("; ", problems));
+    }
+    List<String> found;
+    try {
+      found = RolePrivileges.writes(c, dialect);
+    } catch (SQLException e) {
+      found = List.of("its privileges could not be read (" + e.getMessage() + ")");
+    }
+    return List.copyOf(found);
+  }
+
+  private static void warnAboutRoleWrites(List<String> roleWrites) {
     if (!roleWrites.isEmpty()) {
       LOG.warn("The agent's database role can change the database: {}. The agent refuses "
           + "writes itself, but give it a role that may only read (docs/agent.md shows how).",
@@ -76,15 +134,27 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Creates the embedded H2 database with the sample dataset.
+   * Returns the embedded H2 database with the sample dataset, which opens on first use.
    *
    * @param writable whether a write pool is needed (writes were allowed)
    */
   public static Database sample(AgentLimits limits, boolean writable) {
     String name = "keel_sample_" + SAMPLES.incrementAndGet();
+    return new Database(name, writable, () -> openSample(name, limits, writable));
+  }
+
+  /**
+   * Creates the sample in memory and opens its pools.
+   *
+   * @throws IllegalStateException when it cannot be created, or is not what the agent was told
+   *     before it opened (the dialect's rules, the product) or its reader could write
+   */
+  private static Pools openSample(String name, AgentLimits limits, boolean writable) {
     String adminPassword = secret();
     String readerPassword = secret();
     Connection keepAlive = null;
+    HikariDataSource reads = null;
+    HikariDataSource writes = null;
     String url;
     try {
       // The first connection creates the database; holding it keeps the data alive while
@@ -102,15 +172,59 @@ public final class Database implements AutoCloseable {
         s.execute("CREATE USER keel_reader PASSWORD '" + readerPassword + "'");
         s.execute("GRANT SELECT ON SCHEMA public TO keel_reader");
       }
-      HikariDataSource reads = pool("keel-agent-read", url, "keel_reader", readerPassword,
-          limits.poolSize(), true, Dialect.H2, "public", limits);
-      HikariDataSource writes = writable ? pool("keel-agent-write", url, "sa", adminPassword, 2,
-          false, Dialect.H2, "public", limits) : null;
-      return new Database(Dialect.H2, reads, writes, keepAlive, "public", name);
+      reads = pool("keel-agent-read", url, "keel_reader", readerPassword,
+          limits.poolSize(), true, Dialect.H2, SAMPLE_SCHEMA, limits);
+      writes = writable ? pool("keel-agent-write", url, "sa", adminPassword, 2,
+          false, Dialect.H2, SAMPLE_SCHEMA, limits) : null;
+      List<String> roleWrites;
+      try (Connection c = reads.getConnection()) {
+        DatabaseMetaData meta = c.getMetaData();
+        // told to the agent before this opened: say so if the database disagrees
+        String found = product(meta) + ", identifiers " + identifiers(meta);
+        String told = sampleProduct() + ", identifiers " + SAMPLE_IDENTIFIERS;
+        if (!found.equals(told)) {
+          throw new IllegalStateException("the sample is " + found + ", not " + told);
+        }
+        roleWrites = checked(c, Dialect.H2, SAMPLE_SCHEMA);
+      }
+      if (!roleWrites.isEmpty()) {
+        throw new IllegalStateException("the sample's reader could change the database: "
+            + String.join("; ", roleWrites));
+      }
+      return new Pools(reads, writes, keepAlive, roleWrites);
     } catch (SQLException | RuntimeException e) {
+      if (reads != null) {
+        reads.close();
+      }
+      if (writes != null) {
+        writes.close();
+      }
       closeQuietly(keepAlive);
       SampleImage.delete(name);
       throw new IllegalStateException("cannot create the sample database: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Returns the pools, opening the sample on the first call.
+   *
+   * @throws IllegalStateException when the sample cannot be opened, or this was closed
+   */
+  private Pools open() {
+    Pools open = pools;
+    if (open != null) {
+      return open;
+    }
+    synchronized (lock) {
+      if (closed) {
+        throw new IllegalStateException("the database " + (isSample() ? "sample " : "")
+            + "was closed");
+      }
+      if (pools == null) {
+        pools = opener.get();
+        LOG.debug("opened the sample database {}", sampleName);
+      }
+      return pools;
     }
   }
 
@@ -138,7 +252,7 @@ public final class Database implements AutoCloseable {
           exposed, limits);
       writes = writable ? pool("keel-agent-write", url, user, password, 2, false, dialect,
           exposed, limits) : null;
-      return new Database(dialect, reads, writes, null, exposed, null);
+      return new Database(dialect, reads, writes, exposed);
     } catch (SQLException | RuntimeException e) {
       if (reads != null) {
         reads.close();
@@ -247,10 +361,13 @@ public final class Database implements AutoCloseable {
 
   /**
    * Returns what the read role could change, one line per kind of privilege (empty when it may
-   * only read), as the database reported it at start-up.
+   * only read), as the database reported it when its pools opened. The sample's reader is made
+   * with SELECT alone and checked when the sample opens (which refuses to open otherwise), so
+   * before it opens the answer is empty without opening it.
    */
   public List<String> roleWrites() {
-    return roleWrites;
+    Pools open = pools;
+    return open == null ? List.of() : open.roleWrites();
   }
 
   /**
@@ -264,7 +381,7 @@ public final class Database implements AutoCloseable {
         c.close();
       } else {
         LOG.debug("evicting a connection that could not be reset");
-        (write ? writes : reads).evictConnection(c);
+        pool(write).evictConnection(c);
       }
     } catch (SQLException | RuntimeException e) {
       LOG.debug("returning a connection failed", e);
@@ -278,7 +395,16 @@ public final class Database implements AutoCloseable {
     } catch (SQLException | RuntimeException e) {
       LOG.debug("rollback before eviction failed", e);
     }
-    (write ? writes : reads).evictConnection(c);
+    pool(write).evictConnection(c);
+  }
+
+  private HikariDataSource pool(boolean write) {
+    return write ? open().writes() : open().reads();
+  }
+
+  /** Returns true once the pools are open (a database given by URL is open from the start). */
+  boolean isOpen() {
+    return pools != null;
   }
 
   /** Returns true for the embedded sample database. */
@@ -286,22 +412,39 @@ public final class Database implements AutoCloseable {
     return sampleName != null;
   }
 
-  /** Returns the read-only pool. */
+  /** Returns true when writes were allowed, so {@link #writes} has a pool (without opening). */
+  public boolean allowsWrites() {
+    return writable;
+  }
+
+  /**
+   * Returns the read-only pool, opening the sample on first use.
+   *
+   * @throws IllegalStateException when the sample cannot be opened, or this was closed
+   */
   public DataSource reads() {
-    return reads;
+    return open().reads();
   }
 
-  /** Returns the write pool, or null when writes are not allowed. */
+  /**
+   * Returns the write pool, or null when writes are not allowed; opens the sample on first use.
+   *
+   * @throws IllegalStateException when the sample cannot be opened, or this was closed
+   */
   public DataSource writes() {
-    return writes;
+    return writable ? open().writes() : null;
   }
 
-  /** Returns the connections in use in both pools. */
+  /** Returns the connections in use in both pools (none before the sample opened). */
   public int activeConnections() {
-    int active = reads.getHikariPoolMXBean() == null ? 0
-        : reads.getHikariPoolMXBean().getActiveConnections();
-    if (writes != null && writes.getHikariPoolMXBean() != null) {
-      active += writes.getHikariPoolMXBean().getActiveConnections();
+    Pools open = pools;
+    if (open == null) {
+      return 0;
+    }
+    int active = open.reads().getHikariPoolMXBean() == null ? 0
+        : open.reads().getHikariPoolMXBean().getActiveConnections();
+    if (open.writes() != null && open.writes().getHikariPoolMXBean() != null) {
+      active += open.writes().getHikariPoolMXBean().getActiveConnections();
     }
     return active;
   }
@@ -313,11 +456,20 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() {
-    reads.close();
-    if (writes != null) {
-      writes.close();
+    Pools open;
+    synchronized (lock) {
+      closed = true;
+      open = pools;
     }
-    closeQuietly(keepAlive);
+    if (open == null) {
+      LOG.debug("database closed before it was opened");
+      return;
+    }
+    open.reads().close();
+    if (open.writes() != null) {
+      open.writes().close();
+    }
+    closeQuietly(open.keepAlive());
     if (sampleName != null) {
       // the last connection closed the database; its image would otherwise stay in memory
       SampleImage.delete(sampleName);

@@ -353,7 +353,7 @@ public final class QueryRunner {
   private <T> T run(Admission admission, RequestContext ctx, boolean write, Work<T> work) {
     CancellationToken token = ctx.cancellation();
     token.throwIfCancelled();
-    if (write && db.writes() == null) {
+    if (write && !db.allowsWrites()) {
       throw new QueryFailedException("Writes are not enabled on this agent");
     }
     CompletableFuture<T> result = new CompletableFuture<>();

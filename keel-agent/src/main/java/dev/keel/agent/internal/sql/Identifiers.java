@@ -33,6 +33,12 @@ public final class Identifiers {
     return fold;
   }
 
+  /** Returns the rules in words, for messages. */
+  @Override
+  public String toString() {
+    return "folded " + fold.name().toLowerCase(Locale.ROOT) + ", quoted with " + quote;
+  }
+
   /** Quotes a name so the database reads it exactly as given. */
   public String quote(String name) {
     return quote + name.replace(quote, quote + quote) + quote;

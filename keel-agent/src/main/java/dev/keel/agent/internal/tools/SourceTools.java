@@ -35,7 +35,7 @@ public final class SourceTools {
             o.put("name", core.name());
             o.put("database", core.db().product());
             o.put("schema", core.db().schema());
-            o.put("writes", core.db().writes() != null);
+            o.put("writes", core.db().allowsWrites());
           }
           return CallToolResult.structured(out);
         });

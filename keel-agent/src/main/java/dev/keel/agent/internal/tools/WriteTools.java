@@ -42,7 +42,7 @@ public final class WriteTools {
    * one whose writes the operator allowed.
    */
   public static void register(McpServer.Builder server, Sources sources, ToolOptions options) {
-    AgentCore core = sources.all().stream().filter(c -> c.db().writes() != null).findFirst()
+    AgentCore core = sources.all().stream().filter(c -> c.db().allowsWrites()).findFirst()
         .orElse(sources.all().get(0));
     server.tool(Tool.builder("insert_row").description("Insert one row into a table. A person "
             + "must approve each insert; clients that cannot ask (no elicitation) are refused.")
@@ -59,7 +59,7 @@ public final class WriteTools {
   }
 
   private static WriteTools writer(AgentCore core) {
-    if (core.db().writes() == null) {
+    if (!core.db().allowsWrites()) {
       throw new QueryFailedException("Writes are not allowed on source " + core.name()
           + "; nothing was written");
     }
