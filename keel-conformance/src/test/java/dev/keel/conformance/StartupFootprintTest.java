@@ -41,6 +41,10 @@ class StartupFootprintTest {
     assertThat(loaded).contains(" dev.keel.mcp.server.internal.dispatch.Dispatcher ")
         .doesNotContain(" com.github.benmanes.caffeine.cache.Caffeine ")
         .doesNotContain("dev.keel.mcp.server.internal.dispatch.Dispatcher$$Lambda");
+    // every fixture schema, the conformance suite's $defs/$ref/allOf/anyOf/if one included, is
+    // validated without building the general JSON Schema validator
+    assertThat(loaded).contains(" dev.keel.mcp.core.jsonschema.SimpleSchema ")
+        .doesNotContain(" com.networknt.schema.SchemaRegistry ");
   }
 
   @Test

@@ -13,10 +13,12 @@ import tools.jackson.databind.JsonNode;
 /**
  * A JSON Schema 2020-12 validator for the schemas tools actually declare: {@code type},
  * {@code properties}, {@code required}, {@code additionalProperties}, {@code items},
- * {@code enum}, {@code const}, the numeric bounds, the length and size bounds, and
- * annotations. A schema that uses anything else, or uses these in a way this class does not
- * know to be well formed, is not compiled here ({@link #compile} returns null) and goes to the
- * general validator, which also gives the registration error.
+ * {@code enum}, {@code const}, the numeric bounds, the length and size bounds, {@code allOf},
+ * {@code anyOf}, {@code if}/{@code then}/{@code else}, definitions in the root's {@code $defs}
+ * reached by {@code $ref: "#/$defs/name"} (without cycles), and annotations. A schema that uses
+ * anything else, or uses these in a way this class does not know to be well formed, is not
+ * compiled here ({@link #compile} returns null) and goes to the general validator, which also
+ * gives the registration error.
  *
  * <p>Why a second validator: building the general one (its dialect, keyword table and
  * meta-schemas) was about 7 MB of idle RSS and a tenth of a second of every server's start on
@@ -33,6 +35,14 @@ final class SimpleSchema {
   private static final Set<String> ANNOTATIONS = Set.of("title", "description", "default",
       "examples", "deprecated", "readOnly", "writeOnly", "$comment", "x-mcp-header");
 
+  /** Where a reference this class resolves points: a definition of the root. */
+  private static final String DEFS_POINTER = "#/$defs/";
+  private static final java.util.regex.Pattern DEF_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
+  /** An anchor's name as 2020-12 allows it. */
+  private static final java.util.regex.Pattern ANCHOR =
+      java.util.regex.Pattern.compile("[A-Za-z_][-A-Za-z0-9._]*");
+
   private static final Set<String> TYPES = Set.of("object", "array", "string", "number",
       "integer", "boolean", "null");
 
@@ -48,68 +58,208 @@ final class SimpleSchema {
 
   /** Returns the compiled schema, or null when it is not one this class validates. */
   static SimpleSchema compile(JsonNode schema) {
-    if (schema.isBoolean()) {
-      return new SimpleSchema(List.of(), !schema.booleanValue());
+    return new Compiler(schema.path("$defs")).compile(schema, true);
+  }
+
+  /** Compiles one root schema: its definitions are compiled once, when first referenced. */
+  private static final class Compiler {
+    private final JsonNode defs;
+    private final Map<String, SimpleSchema> compiled = new java.util.HashMap<>();
+    private final Set<String> resolving = new java.util.HashSet<>();
+
+    Compiler(JsonNode defs) {
+      this.defs = defs;
     }
-    if (!schema.isObject()) {
-      return null;
-    }
-    List<Check> checks = new ArrayList<>();
-    Map<String, SimpleSchema> properties = null;
-    SimpleSchema additional = null;
-    for (Map.Entry<String, JsonNode> field : schema.properties()) {
-      String keyword = field.getKey();
-      JsonNode value = field.getValue();
-      Check check;
-      switch (keyword) {
-        case "type" -> check = typeCheck(value);
-        case "properties" -> {
-          properties = properties(value);
-          check = properties == null ? null : new PropertiesCheck(properties);
-        }
-        case "additionalProperties" -> {
-          additional = compile(value);
-          check = additional == null ? null : new AdditionalCheck(additional);
-        }
-        case "required" -> check = requiredCheck(value);
-        case "items" -> {
-          SimpleSchema items = compile(value);
-          check = items == null ? null : new ItemsCheck(items);
-        }
-        case "enum" -> check = value.isArray() && !value.isEmpty() ? new EnumCheck(value) : null;
-        case "const" -> check = new ConstCheck(value);
-        case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum" ->
-            check = value.isNumber() && finite(value) ? new BoundCheck(keyword, value) : null;
-        case "minLength", "maxLength", "minItems", "maxItems" ->
-            check = count(value) ? new CountCheck(keyword, value.longValue()) : null;
-        case "$schema" -> {
-          if (!value.isString() || !DRAFT_2020_12.equals(value.asString())) {
-            return null;
-          }
-          continue;
-        }
-        default -> {
-          if (ANNOTATIONS.contains(keyword)) {
-            continue;
-          }
-          return null;
-        }
+
+    SimpleSchema compile(JsonNode schema, boolean root) {
+      if (schema.isBoolean()) {
+        return new SimpleSchema(List.of(), !schema.booleanValue());
       }
-      if (check == null) {
+      if (!schema.isObject()) {
         return null;
       }
-      checks.add(check);
-    }
-    // additionalProperties reads the properties beside it, wherever either stands
-    for (int i = 0; i < checks.size(); i++) {
-      if (checks.get(i) instanceof AdditionalCheck a) {
-        checks.set(i, new AdditionalCheck(a.schema, properties == null ? Map.of() : properties));
+      List<Check> checks = new ArrayList<>();
+      Map<String, SimpleSchema> properties = null;
+      SimpleSchema additional = null;
+      int additionalAt = -1;
+      SimpleSchema condition = null;
+      SimpleSchema then = null;
+      SimpleSchema otherwise = null;
+      int conditionAt = -1;
+      for (Map.Entry<String, JsonNode> field : schema.properties()) {
+        String keyword = field.getKey();
+        JsonNode value = field.getValue();
+        Check check;
+        switch (keyword) {
+          case "type" -> check = typeCheck(value);
+          case "properties" -> {
+            properties = properties(value);
+            check = properties == null ? null : new PropertiesCheck(properties);
+          }
+          case "additionalProperties" -> {
+            // it reads the properties beside it, wherever they stand: made after the loop
+            additional = compile(value, false);
+            if (additional == null) {
+              return null;
+            }
+            additionalAt = checks.size();
+            checks.add(null);
+            continue;
+          }
+          case "required" -> check = requiredCheck(value);
+          case "items" -> {
+            SimpleSchema items = compile(value, false);
+            check = items == null ? null : new ItemsCheck(items);
+          }
+          case "enum" -> check = value.isArray() && !value.isEmpty() ? new EnumCheck(value) : null;
+          case "const" -> check = new ConstCheck(value);
+          case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum" ->
+              check = value.isNumber() && finite(value) ? BoundCheck.of(keyword, value) : null;
+          case "minLength", "maxLength", "minItems", "maxItems" ->
+              check = count(value) ? CountCheck.of(keyword, value.longValue()) : null;
+          case "allOf", "anyOf" -> {
+            List<SimpleSchema> all = list(value);
+            check = all == null ? null : keyword.equals("allOf") ? new AllOfCheck(all)
+                : new AnyOfCheck(all);
+          }
+          case "if" -> {
+            // then and else are read by it, wherever they stand: made after the loop
+            condition = compile(value, false);
+            if (condition == null) {
+              return null;
+            }
+            conditionAt = checks.size();
+            checks.add(null);
+            continue;
+          }
+          case "then", "else" -> {
+            SimpleSchema branch = compile(value, false);
+            if (branch == null) {
+              return null;
+            }
+            if (keyword.equals("then")) {
+              then = branch;
+            } else {
+              otherwise = branch;
+            }
+            continue;
+          }
+          case "$ref" -> check = refCheck(value);
+          case "$defs" -> {
+            if (!root || !definitionsCompile()) {
+              return null;
+            }
+            continue;
+          }
+          case "$anchor" -> {
+            if (!value.isString() || !ANCHOR.matcher(value.asString()).matches()) {
+              return null;
+            }
+            continue;
+          }
+          case "$schema" -> {
+            if (!value.isString() || !DRAFT_2020_12.equals(value.asString())) {
+              return null;
+            }
+            continue;
+          }
+          default -> {
+            if (ANNOTATIONS.contains(keyword)) {
+              continue;
+            }
+            return null;
+          }
+        }
+        if (check == null) {
+          return null;
+        }
+        checks.add(check);
       }
+      if (additionalAt >= 0) {
+        checks.set(additionalAt,
+            new AdditionalCheck(additional, properties == null ? Map.of() : properties));
+      }
+      if (conditionAt >= 0) {
+        checks.set(conditionAt, new IfCheck(condition, then, otherwise));
+      }
+      // the general validator runs type first, then properties, then the rest in the schema's
+      // order (a stable sort), and its messages come in that order
+      checks.sort(Comparator.comparingInt(SimpleSchema::rank));
+      return new SimpleSchema(List.copyOf(checks), false);
     }
-    // the general validator runs type first, then properties, then the rest in the schema's
-    // order (a stable sort), and its messages come in that order
-    checks.sort(Comparator.comparingInt(SimpleSchema::rank));
-    return new SimpleSchema(List.copyOf(checks), false);
+
+    private Map<String, SimpleSchema> properties(JsonNode value) {
+      if (!value.isObject()) {
+        return null;
+      }
+      Map<String, SimpleSchema> properties = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> field : value.properties()) {
+        SimpleSchema schema = compile(field.getValue(), false);
+        if (schema == null) {
+          return null;
+        }
+        properties.put(field.getKey(), schema);
+      }
+      return properties;
+    }
+
+    private List<SimpleSchema> list(JsonNode value) {
+      if (!value.isArray() || value.isEmpty()) {
+        return null;
+      }
+      List<SimpleSchema> all = new ArrayList<>();
+      for (JsonNode item : value) {
+        SimpleSchema schema = compile(item, false);
+        if (schema == null) {
+          return null;
+        }
+        all.add(schema);
+      }
+      return List.copyOf(all);
+    }
+
+    /** Whether every definition compiles here (one that does not sends the whole schema on). */
+    private boolean definitionsCompile() {
+      if (!defs.isObject()) {
+        return false;
+      }
+      for (Map.Entry<String, JsonNode> def : defs.properties()) {
+        if (definition(def.getKey()) == null) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private Check refCheck(JsonNode value) {
+      if (!value.isString() || !value.asString().startsWith(DEFS_POINTER)) {
+        return null;
+      }
+      String name = value.asString().substring(DEFS_POINTER.length());
+      if (!DEF_NAME.matcher(name).matches()) {
+        return null; // escapes (~0, ~1, %xx) and deeper pointers are left to the general one
+      }
+      SimpleSchema target = definition(name);
+      return target == null ? null : new RefCheck(target);
+    }
+
+    /** The definition called {@code name}, compiled once; null when missing or in a cycle. */
+    private SimpleSchema definition(String name) {
+      SimpleSchema done = compiled.get(name);
+      if (done != null) {
+        return done;
+      }
+      JsonNode def = defs.isObject() ? defs.get(name) : null;
+      if (def == null || !resolving.add(name)) {
+        return null; // a reference that reaches itself again is left to the general validator
+      }
+      SimpleSchema schema = compile(def, false);
+      resolving.remove(name);
+      if (schema != null) {
+        compiled.put(name, schema);
+      }
+      return schema;
+    }
   }
 
   private static int rank(Check check) {
@@ -154,21 +304,6 @@ final class SimpleSchema {
     }
     String expected = value.isArray() ? "[" + String.join(", ", types) + "]" : types.get(0);
     return new TypeCheck(List.copyOf(types), expected);
-  }
-
-  private static Map<String, SimpleSchema> properties(JsonNode value) {
-    if (!value.isObject()) {
-      return null;
-    }
-    Map<String, SimpleSchema> properties = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> field : value.properties()) {
-      SimpleSchema schema = compile(field.getValue());
-      if (schema == null) {
-        return null;
-      }
-      properties.put(field.getKey(), schema);
-    }
-    return properties;
   }
 
   private static Check requiredCheck(JsonNode value) {
@@ -291,10 +426,6 @@ final class SimpleSchema {
 
   private record AdditionalCheck(SimpleSchema schema, Map<String, SimpleSchema> declared)
       implements Check {
-    AdditionalCheck(SimpleSchema schema) {
-      this(schema, Map.of());
-    }
-
     @Override
     public void validate(JsonNode value, List<String> errors) {
       if (!value.isObject()) {
@@ -369,59 +500,121 @@ final class SimpleSchema {
     }
   }
 
-  private record BoundCheck(String keyword, JsonNode bound) implements Check {
+  /** A numeric bound: which side it holds and whether the bound itself passes. */
+  private record BoundCheck(BigDecimal bound, boolean lower, boolean exclusive, String message)
+      implements Check {
+    static BoundCheck of(String keyword, JsonNode bound) {
+      boolean lower = keyword.endsWith("inimum");
+      boolean exclusive = keyword.startsWith("exclusive");
+      String words = (exclusive ? "an exclusive " : "a ") + (lower ? "minimum" : "maximum");
+      return new BoundCheck(bound.decimalValue(), lower, exclusive,
+          "must have " + words + " value of " + bound.toString());
+    }
+
     @Override
     public void validate(JsonNode value, List<String> errors) {
       if (!value.isNumber() || !finite(value)) {
         return;
       }
-      int order = value.decimalValue().compareTo(bound.decimalValue());
-      boolean ok = switch (keyword) {
-        case "minimum" -> order >= 0;
-        case "maximum" -> order <= 0;
-        case "exclusiveMinimum" -> order > 0;
-        default -> order < 0;
-      };
+      int order = value.decimalValue().compareTo(bound);
+      boolean ok = lower ? (exclusive ? order > 0 : order >= 0)
+          : (exclusive ? order < 0 : order <= 0);
       if (!ok) {
-        String words = switch (keyword) {
-          case "minimum" -> "a minimum";
-          case "maximum" -> "a maximum";
-          case "exclusiveMinimum" -> "an exclusive minimum";
-          default -> "an exclusive maximum";
-        };
-        errors.add("must have " + words + " value of " + bound.toString());
+        errors.add(message);
       }
     }
   }
 
-  private record CountCheck(String keyword, long limit) implements Check {
+  /** A length bound on strings, counted in code points. */
+  private record LengthCheck(long limit, boolean lower) implements Check {
     @Override
     public void validate(JsonNode value, List<String> errors) {
-      switch (keyword) {
-        case "minLength", "maxLength" -> {
-          if (!value.isString()) {
-            return;
-          }
-          String text = value.asString();
-          long length = text.codePointCount(0, text.length());
-          if (keyword.equals("minLength") && length < limit) {
-            errors.add("must be at least " + limit + " characters long");
-          } else if (keyword.equals("maxLength") && length > limit) {
-            errors.add("must be at most " + limit + " characters long");
-          }
-        }
-        default -> {
-          if (!value.isArray()) {
-            return;
-          }
-          int size = value.size();
-          if (keyword.equals("minItems") && size < limit) {
-            errors.add("must have at least " + limit + " items but found " + size);
-          } else if (keyword.equals("maxItems") && size > limit) {
-            errors.add("must have at most " + limit + " items but found " + size);
-          }
+      if (!value.isString()) {
+        return;
+      }
+      String text = value.asString();
+      long length = text.codePointCount(0, text.length());
+      if (lower && length < limit) {
+        errors.add("must be at least " + limit + " characters long");
+      } else if (!lower && length > limit) {
+        errors.add("must be at most " + limit + " characters long");
+      }
+    }
+  }
+
+  /** A size bound on arrays. */
+  private record SizeCheck(long limit, boolean lower) implements Check {
+    @Override
+    public void validate(JsonNode value, List<String> errors) {
+      if (!value.isArray()) {
+        return;
+      }
+      int size = value.size();
+      if (lower && size < limit) {
+        errors.add("must have at least " + limit + " items but found " + size);
+      } else if (!lower && size > limit) {
+        errors.add("must have at most " + limit + " items but found " + size);
+      }
+    }
+  }
+
+  /** Makes the length or size check a keyword names. */
+  private static final class CountCheck {
+    private CountCheck() {}
+
+    static Check of(String keyword, long limit) {
+      boolean lower = keyword.startsWith("min");
+      return keyword.endsWith("Length") ? new LengthCheck(limit, lower)
+          : new SizeCheck(limit, lower);
+    }
+  }
+
+  private record AllOfCheck(List<SimpleSchema> all) implements Check {
+    @Override
+    public void validate(JsonNode value, List<String> errors) {
+      for (int i = 0; i < all.size(); i++) {
+        all.get(i).validate(value, Integer.toString(i), errors);
+      }
+    }
+  }
+
+  /** Valid when one branch is; otherwise every branch's messages, in order. */
+  private record AnyOfCheck(List<SimpleSchema> any) implements Check {
+    @Override
+    public void validate(JsonNode value, List<String> errors) {
+      List<String> failed = new ArrayList<>();
+      for (int i = 0; i < any.size(); i++) {
+        int before = failed.size();
+        any.get(i).validate(value, Integer.toString(i), failed);
+        if (failed.size() == before) {
+          return;
         }
       }
+      errors.addAll(failed);
+    }
+  }
+
+  /** The branch the condition picks; the condition's own messages are never reported. */
+  private record IfCheck(SimpleSchema condition, SimpleSchema then, SimpleSchema otherwise)
+      implements Check {
+    @Override
+    public void validate(JsonNode value, List<String> errors) {
+      List<String> failed = new ArrayList<>(0);
+      condition.validate(value, "if", failed);
+      if (failed.isEmpty()) {
+        if (then != null) {
+          then.validate(value, "then", errors);
+        }
+      } else if (otherwise != null) {
+        otherwise.validate(value, "else", errors);
+      }
+    }
+  }
+
+  private record RefCheck(SimpleSchema target) implements Check {
+    @Override
+    public void validate(JsonNode value, List<String> errors) {
+      target.validate(value, "$ref", errors);
     }
   }
 }

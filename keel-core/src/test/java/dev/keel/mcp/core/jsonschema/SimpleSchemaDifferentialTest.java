@@ -34,14 +34,18 @@ class SimpleSchemaDifferentialTest {
     JsonSchemaCompiler compiler = new JsonSchemaCompiler();
     int invalid = 0;
     int compared = 0;
+    int composed = 0;
     for (int s = 0; s < 3_000; s++) {
-      ObjectNode schema = schema(random, 3);
+      ObjectNode schema = rootSchema(random);
       JsonSchemaValidator simple = compiler.compile(schema, "generated").orElseThrow();
       assertThat(simple.general()).as("%s is simple", schema).isFalse();
       JsonSchemaValidator general = compiler.compileGeneral(schema, "generated").orElseThrow();
+      String text = schema.toString();
+      composed += List.of("allOf", "anyOf", "\"if\"", "$ref").stream().anyMatch(text::contains)
+          ? 1 : 0;
       for (int v = 0; v < 6; v++) {
         // through the peer reader, as arguments arrive
-        JsonNode value = JSON.readPeerTree(value(random, schema, 3).toString()
+        JsonNode value = JSON.readPeerTree(value(random, schema, schema, 3).toString()
             .getBytes(StandardCharsets.UTF_8));
         if (integralBound(schema) && fraction(value)) {
           // the general validator compares a fraction with a whole-number bound by truncating
@@ -58,7 +62,42 @@ class SimpleSchemaDifferentialTest {
     }
     // the generator must reach both answers often, or the comparison proves little
     assertThat(compared).isGreaterThan(10_000);
+    assertThat(composed).as("schemas with allOf, anyOf, if or $ref").isGreaterThan(1_000);
     assertThat(invalid).isBetween(compared / 5, compared * 4 / 5);
+  }
+
+  @Test
+  void theConformanceSuitesSchemaOf2020_12KeywordsIsSimpleAndAnswersAlike() {
+    // the shape of the conformance suite's SEP-1613 tool: $defs with an $anchor, $ref, allOf
+    // with anyOf inside, if/then/else, additionalProperties false
+    ObjectNode schema = JSON.parseObject("""
+        {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+         "$defs":{"address":{"$anchor":"addressDef","type":"object","properties":
+           {"street":{"type":"string"},"city":{"type":"string"}}}},
+         "properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},
+           "contactMethod":{"type":"string","enum":["phone","email"]},
+           "phone":{"type":"string"},"email":{"type":"string"}},
+         "allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],
+         "if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},
+         "then":{"required":["phone"]},"else":{"required":["email"]},
+         "additionalProperties":false}""");
+    JsonSchemaCompiler compiler = new JsonSchemaCompiler();
+    JsonSchemaValidator simple = compiler.compile(schema, "t").orElseThrow();
+    assertThat(simple.general()).isFalse();
+    JsonSchemaValidator general = compiler.compileGeneral(schema, "t").orElseThrow();
+    int invalid = 0;
+    for (String value : List.of("{}", "{\"name\":\"a\",\"email\":\"e\"}",
+        "{\"contactMethod\":\"phone\",\"email\":\"e\"}",
+        "{\"contactMethod\":\"phone\",\"phone\":\"1\"}",
+        "{\"contactMethod\":\"fax\",\"phone\":\"1\",\"x\":1}",
+        "{\"address\":{\"street\":1,\"city\":\"c\"},\"email\":\"e\"}",
+        "{\"address\":\"here\",\"phone\":2}", "[]", "\"text\"")) {
+      JsonNode parsed = JSON.parse(value);
+      List<String> expected = general.validate(parsed);
+      assertThat(simple.validate(parsed)).as(value).isEqualTo(expected);
+      invalid += expected.isEmpty() ? 0 : 1;
+    }
+    assertThat(invalid).isBetween(5, 8);
   }
 
   @Test
@@ -79,8 +118,13 @@ class SimpleSchemaDifferentialTest {
     for (String schema : List.of(
         "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"pattern\":\"^x\"}}}",
         "{\"type\":\"object\",\"properties\":{\"a\":{\"format\":\"email\"}}}",
-        "{\"type\":\"object\",\"anyOf\":[{\"required\":[\"a\"]}]}",
-        "{\"$defs\":{\"n\":{\"type\":\"integer\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"}}}",
+        "{\"type\":\"object\",\"oneOf\":[{\"required\":[\"a\"]}]}",
+        "{\"$defs\":{\"n\":{\"$ref\":\"#/$defs/n\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"}}}",
+        "{\"$defs\":{\"t\":{\"properties\":{\"next\":{\"$ref\":\"#/$defs/t\"}}}},\"$ref\":\"#/$defs/t\"}",
+        "{\"$defs\":{\"n\":{\"$anchor\":\"num\",\"type\":\"integer\"}},\"$ref\":\"#num\"}",
+        "{\"$defs\":{\"a~1b\":{\"type\":\"integer\"}},\"$ref\":\"#/$defs/a~1b\"}",
+        "{\"properties\":{\"a\":{\"$defs\":{\"n\":{}},\"$ref\":\"#/$defs/n\"}}}",
+        "{\"type\":\"object\",\"anyOf\":[]}",
         "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"strin\"}}}",
         "{\"type\":\"object\",\"required\":\"a\"}",
         "{\"type\":\"object\",\"properties\":{\"a\":{\"minLength\":-1}}}",
@@ -150,7 +194,32 @@ class SimpleSchemaDifferentialTest {
     return false;
   }
 
-  private static ObjectNode schema(Random random, int depth) {
+  /** A schema that sometimes has definitions, which its subschemas may refer to. */
+  private static ObjectNode rootSchema(Random random) {
+    List<String> defs = new ArrayList<>();
+    ObjectNode definitions = McpJson.object();
+    if (random.nextInt(3) == 0) {
+      for (int i = 0; i < 1 + random.nextInt(2); i++) {
+        // a later definition may refer to an earlier one, never the other way: no cycles
+        definitions.set("d" + i, subschema(random, 1 + random.nextInt(2), List.copyOf(defs)));
+        defs.add("d" + i);
+      }
+    }
+    ObjectNode schema = schema(random, 3, defs);
+    if (!defs.isEmpty()) {
+      // where $defs stands among the keywords does not matter; put it first or last
+      ObjectNode root = McpJson.object();
+      if (random.nextBoolean()) {
+        root.set("$defs", definitions);
+        root.setAll(schema);
+        return root;
+      }
+      schema.set("$defs", definitions);
+    }
+    return schema;
+  }
+
+  private static ObjectNode schema(Random random, int depth, List<String> defs) {
     ObjectNode schema = McpJson.object();
     List<Runnable> parts = new ArrayList<>();
     parts.add(() -> {
@@ -169,12 +238,31 @@ class SimpleSchemaDifferentialTest {
         ObjectNode properties = schema.putObject("properties");
         for (String name : NAMES) {
           if (random.nextInt(2) == 0) {
-            properties.set(name, subschema(random, depth - 1));
+            properties.set(name, subschema(random, depth - 1, defs));
           }
         }
       });
-      parts.add(() -> schema.set("additionalProperties", subschema(random, depth - 1)));
-      parts.add(() -> schema.set("items", subschema(random, depth - 1)));
+      parts.add(() -> schema.set("additionalProperties", subschema(random, depth - 1, defs)));
+      parts.add(() -> schema.set("items", subschema(random, depth - 1, defs)));
+      for (String combinator : List.of("allOf", "anyOf")) {
+        parts.add(() -> {
+          ArrayNode all = schema.putArray(combinator);
+          for (int i = 1 + random.nextInt(3); i > 0; i--) {
+            all.add(subschema(random, depth - 1, defs));
+          }
+        });
+      }
+      parts.add(() -> {
+        // if, then and else in any order, and now and then a then or else without an if
+        List<String> words = new ArrayList<>(List.of("if", "then", "else"));
+        java.util.Collections.shuffle(words, random);
+        for (String word : words.subList(random.nextInt(2), 3)) {
+          schema.set(word, subschema(random, depth - 1, defs));
+        }
+      });
+    }
+    if (!defs.isEmpty()) {
+      parts.add(() -> schema.put("$ref", "#/$defs/" + defs.get(random.nextInt(defs.size()))));
     }
     parts.add(() -> {
       ArrayNode required = schema.putArray("required");
@@ -208,18 +296,31 @@ class SimpleSchemaDifferentialTest {
     return schema;
   }
 
-  private static JsonNode subschema(Random random, int depth) {
+  private static JsonNode subschema(Random random, int depth, List<String> defs) {
     int pick = random.nextInt(10);
     if (pick == 0) {
       return JSON.parse("false");
     } else if (pick == 1) {
       return JSON.parse("true");
     }
-    return schema(random, depth);
+    return schema(random, depth, defs);
   }
 
   /** A value shaped by the schema often enough to pass it, and off it often enough to fail. */
-  private static JsonNode value(Random random, JsonNode schema, int depth) {
+  private static JsonNode value(Random random, JsonNode root, JsonNode schema, int depth) {
+    if (schema.isObject() && schema.has("$ref") && random.nextInt(2) == 0) {
+      String name = schema.get("$ref").asString().substring("#/$defs/".length());
+      return value(random, root, root.get("$defs").get(name), depth);
+    }
+    for (String combinator : List.of("anyOf", "allOf")) {
+      if (schema.isObject() && schema.has(combinator) && random.nextInt(3) == 0) {
+        JsonNode all = schema.get(combinator);
+        return value(random, root, all.get(random.nextInt(all.size())), depth);
+      }
+    }
+    if (schema.isObject() && schema.has("then") && random.nextInt(3) == 0) {
+      return value(random, root, schema.get("then"), depth);
+    }
     if (schema.isObject() && random.nextInt(4) > 0) {
       JsonNode choices = schema.has("enum") ? schema.get("enum") : null;
       if (choices != null && random.nextInt(2) == 0) {
@@ -235,7 +336,7 @@ class SimpleSchemaDifferentialTest {
           if (random.nextInt(3) > 0) {
             JsonNode sub = properties != null && properties.has(name) ? properties.get(name)
                 : schema.path("additionalProperties");
-            object.set(name, value(random, sub.isMissingNode() ? JSON.parse("{}") : sub,
+            object.set(name, value(random, root, sub.isMissingNode() ? JSON.parse("{}") : sub,
                 depth - 1));
           }
         }
@@ -247,7 +348,7 @@ class SimpleSchemaDifferentialTest {
       if (schema.has("items") && depth > 0) {
         ArrayNode array = JSON.mapper().createArrayNode();
         for (int i = random.nextInt(4); i > 0; i--) {
-          array.add(value(random, schema.get("items"), depth - 1));
+          array.add(value(random, root, schema.get("items"), depth - 1));
         }
         return array;
       }
@@ -255,7 +356,7 @@ class SimpleSchemaDifferentialTest {
     if (depth > 0 && random.nextInt(6) == 0) {
       ArrayNode array = JSON.mapper().createArrayNode();
       for (int i = random.nextInt(3); i > 0; i--) {
-        array.add(value(random, JSON.parse("{}"), depth - 1));
+        array.add(value(random, root, JSON.parse("{}"), depth - 1));
       }
       return array;
     }
