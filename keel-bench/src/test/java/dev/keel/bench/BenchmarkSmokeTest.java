@@ -118,7 +118,7 @@ class BenchmarkSmokeTest {
     assertThat(md).contains("| 22 | keel-fixtures startup | Quarkus MCP (start-up) | — |");
     for (String size : List.of("1 row", "500 rows")) {
       assertThat(md).containsPattern("\\| H2 \\(embedded\\) \\| " + size
-          + " \\| [0-9.]+ / [0-9.]+ \\| [0-9.]+ / [0-9.]+ \\| -?[0-9.]+ \\| [0-9,]+ \\|");
+          + " \\| [0-9.]+ / [0-9.]+ \\| [0-9.]+ / [0-9.]+ \\| -?[0-9.]+ / -?[0-9.]+ \\| [0-9,]+ \\|");
     }
   }
 
